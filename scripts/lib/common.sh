@@ -1,0 +1,154 @@
+# Shared helpers for the harness scripts.  Sourced, never executed.
+# shellcheck shell=sh
+
+# Repository root: the directory above scripts/.
+VX_ROOT=$(cd "$(dirname "$0")/.." && pwd)
+
+# Everything generated lives outside the repository by default.
+VX_CACHE=${VX_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vmapxfs}
+VX_RESULTS=${VX_RESULTS:-$VX_ROOT/results}
+
+# User-facing knobs (the Makefile passes them through the environment).
+KSRC=${KSRC:-linux-source-6.1}
+SERIES=${SERIES:-}
+CPUS=${CPUS:-2}
+MEM=${MEM:-2G}
+DEBUG=${DEBUG:-0}
+ACCEL=${ACCEL:-auto}
+JOBS=${JOBS:-$(nproc)}
+
+vx_prog=$(basename "$0")
+
+log()  { printf '%s: %s\n' "$vx_prog" "$*" >&2; }
+die()  { printf '%s: error: %s\n' "$vx_prog" "$*" >&2; exit 2; }
+
+# progress STEP...: a timestamped line for long steps.
+progress() { printf '[%s] %s: %s\n' "$(date +%H:%M:%S)" "$vx_prog" "$*" >&2; }
+
+need_cmd() {
+	for c in "$@"; do
+		command -v "$c" >/dev/null 2>&1 ||
+			die "'$c' not found; run 'make deps' (or scripts/deps.sh) to install what is missing"
+	done
+}
+
+# run_logged LOG CMD...: run CMD with output in LOG; on failure show its
+# tail and keep the log.
+run_logged() {
+	_log=$1; shift
+	if ! "$@" >"$_log" 2>&1; then
+		tail -n 40 "$_log" >&2
+		die "'$*' failed; full log: $_log"
+	fi
+}
+
+short_hash() { sha256sum | cut -c1-8; }
+
+# ---- kernel source ------------------------------------------------------
+
+# ksrc_tarball: the tarball named by KSRC (a package name, a tarball path
+# or an extracted directory).
+ksrc_tarball() {
+	case $KSRC in
+	/*|./*|../*)
+		[ -e "$KSRC" ] || die "KSRC=$KSRC does not exist"
+		echo "$KSRC" ;;
+	*)
+		dpkg-query -W -f='${Status}' "$KSRC" 2>/dev/null | grep -q 'ok installed' ||
+			die "package $KSRC is not installed (try 'make deps KSRC=$KSRC'; 'apt-cache policy $KSRC' shows whether Debian has it)"
+		_t=$(dpkg -L "$KSRC" | grep -E '\.tar\.(xz|bz2|gz)$' | head -n 1)
+		[ -n "$_t" ] && [ -f "$_t" ] || die "package $KSRC ships no source tarball"
+		echo "$_t" ;;
+	esac
+}
+
+# ksrc_version: a stable name for the tree: package_version, or the
+# tarball/directory name with a content stamp.
+ksrc_version() {
+	case $KSRC in
+	/*|./*|../*)
+		echo "$(basename "$KSRC" | sed 's/\.tar\..*//')-$(stat -c %Y "$KSRC")" ;;
+	*)
+		echo "${KSRC}_$(dpkg-query -W -f='${Version}' "$KSRC")" ;;
+	esac
+}
+
+tree_dir() { echo "$VX_CACHE/trees/$(ksrc_version)"; }
+
+# ---- series ---------------------------------------------------------------
+
+# series_list: the patches of patches/series, one per line, in order.
+series_list() {
+	[ -f "$VX_ROOT/patches/series" ] || die "patches/series is missing"
+	sed -e 's/#.*//' -e 's/[[:space:]].*//' "$VX_ROOT/patches/series" | grep -v '^$' || true
+}
+
+series_count() { series_list | wc -l; }
+
+# series_point: how many patches SERIES selects.  Empty = all, "stock" or
+# 0 = none, a number N = the first N, a patch name = up to and including it.
+series_point() {
+	_n=$(series_count)
+	case $SERIES in
+	"") echo "$_n" ;;
+	stock) echo 0 ;;
+	*[!0-9]*)
+		_i=$(series_list | grep -n -x -F -e "$SERIES" -e "mm/$SERIES" -e "xfs/$SERIES" | head -n 1 | cut -d: -f1)
+		[ -n "$_i" ] || series_die "SERIES=$SERIES names no patch in patches/series"
+		echo "$_i" ;;
+	*)
+		[ "$SERIES" -le "$_n" ] || series_die "SERIES=$SERIES but patches/series has only $_n patches"
+		echo "$SERIES" ;;
+	esac
+}
+
+series_die() {
+	{
+		echo "$vx_prog: error: $*"
+		echo "valid points: stock (0), 1..$(series_count), or one of:"
+		series_list | sed 's/^/  /'
+	} >&2
+	exit 2
+}
+
+# point_name N: "stock" or the N-th patch without directory and suffix.
+point_name() {
+	if [ "$1" -eq 0 ]; then
+		echo stock
+	else
+		series_list | sed -n "${1}p" | sed -e 's#.*/##' -e 's/\.patch$//'
+	fi
+}
+
+# ---- configuration --------------------------------------------------------
+
+variant() { if [ "$DEBUG" = 1 ]; then echo debug; else echo normal; fi; }
+
+config_fragments() {
+	echo "$VX_ROOT/images/guest.config"
+	[ "$DEBUG" != 1 ] || echo "$VX_ROOT/images/debug.config"
+}
+
+config_hash() { config_fragments | xargs cat | short_hash; }
+
+build_dir() { echo "$VX_CACHE/build/$(ksrc_version)-$(variant)"; }
+
+# kernel_id N: the identity of the kernel at series point N.
+kernel_id() {
+	_tree=$(git -C "$(tree_dir)" rev-parse "vx-point-$1^{tree}" 2>/dev/null | cut -c1-8) ||
+		die "series point $1 is not applied in $(tree_dir); run scripts/tree.sh"
+	echo "$(ksrc_version)+p$1-$(point_name "$1")+src$_tree+$(variant)-cfg$(config_hash)"
+}
+
+kernel_dir() { echo "$VX_CACHE/kernels/$1"; }
+
+# ---- results ----------------------------------------------------------------
+
+# new_run_dir WHAT: a fresh results directory for this invocation.
+new_run_dir() {
+	_d="$VX_RESULTS/$(date +%Y%m%d-%H%M%S)-$1"
+	_i=1
+	while [ -e "$_d" ]; do _d="$VX_RESULTS/$(date +%Y%m%d-%H%M%S)-$1.$_i"; _i=$((_i + 1)); done
+	mkdir -p "$_d"
+	echo "$_d"
+}

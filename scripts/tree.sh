@@ -1,0 +1,66 @@
+#!/bin/sh
+# Extract the kernel tree (cached, keyed by package version) into a git
+# repository outside the project, apply patches/series as one commit per
+# patch, and check out the series point SERIES selects.
+# Prints the tree path on stdout.
+set -eu
+. "$(dirname "$0")/lib/common.sh"
+need_cmd git tar
+
+t=$(tree_dir)
+g() { git -C "$t" -c user.name=vmapxfs -c user.email=vmapxfs@localhost "$@"; }
+
+extract() {
+	tarball=$(ksrc_tarball)
+	progress "extracting $tarball into $t (once per version)"
+	tmp="$t.tmp"
+	rm -rf "$tmp"
+	mkdir -p "$tmp"
+	if [ -d "$tarball" ]; then
+		cp -a "$tarball/." "$tmp/"
+	else
+		tar xf "$tarball" -C "$tmp" --strip-components=1
+	fi
+	progress "recording the stock tree as a git commit"
+	git -C "$tmp" init -q
+	# Debian's top-level .gitignore ignores everything: add by force.
+	git -C "$tmp" add -A -f
+	git -C "$tmp" -c user.name=vmapxfs -c user.email=vmapxfs@localhost \
+		commit -q -m "stock $(ksrc_version)"
+	git -C "$tmp" tag vx-stock
+	rm -rf "$t"
+	mv "$tmp" "$t"
+}
+
+# apply_series: rebuild the chain vx-point-0..N from the stock commit when
+# the patch contents changed.  Each point is tagged, so a point's tree is
+# reproducible and 'git bisect' runs over the tags naturally.
+apply_series() {
+	key=$( (cd "$VX_ROOT/patches" && series_list | while read -r p; do
+		[ -f "$p" ] || series_die "patches/series lists $p but patches/$p does not exist"
+		echo "$p"; cat "$p"; done) | short_hash)
+	[ "$(g config --get vx.serieskey || true)" != "$key" ] || return 0
+	progress "applying patches/series ($(series_count) patches) to $(ksrc_version)"
+	g tag -l 'vx-point-*' | while read -r tag; do g tag -d "$tag" >/dev/null; done
+	g checkout -q --detach vx-stock
+	g tag vx-point-0
+	n=0
+	series_list > "$t.series"
+	while read -r p; do
+		n=$((n + 1))
+		if ! g am -q --keep-cr "$VX_ROOT/patches/$p" >"$t.am.log" 2>&1; then
+			g am --abort >/dev/null 2>&1 || true
+			cat "$t.am.log" >&2
+			die "patch $n ($p) does not apply to $(ksrc_version)"
+		fi
+		g tag "vx-point-$n"
+	done < "$t.series"
+	g config vx.serieskey "$key"
+}
+
+[ -f "$t/Makefile" ] && g rev-parse -q --verify vx-stock >/dev/null || extract
+apply_series
+n=$(series_point)
+# Checking out only rewrites files that differ, so builds stay incremental.
+g checkout -q --detach "vx-point-$n"
+echo "$t"
