@@ -1,0 +1,67 @@
+#!/bin/sh
+# Boot kernel directory K with a fresh qcow2 XFS disk and run PLAN in the
+# guest; console to OUT/console.log.  Exits 0 when the guest reached the end
+# of the plan, 3 on timeout, 4 when the guest stopped early.
+#   boot.sh K OUTDIR PLAN [TIMEOUT]      (PLAN=shell: interactive)
+set -eu
+. "$(dirname "$0")/lib/common.sh"
+need_cmd qemu-system-x86_64 qemu-img timeout
+k=$1 out=$2 plan=$3 tmo=${4:-${TIMEOUT:-1200}}
+mkdir -p "$out"
+img=$(cat "$out/initramfs" 2>/dev/null || "$VX_ROOT/scripts/image.sh" "$k")
+echo "$img" > "$out/initramfs"
+
+qemu_cmd() { # ACCEL
+	case $1 in
+	kvm) a="-accel kvm -cpu host" ;;
+	*)   a="-accel tcg,thread=multi" ;;
+	esac
+	echo "qemu-system-x86_64 $a -m $MEM -smp $CPUS -nodefaults -display none -no-reboot" \
+		"-kernel $k/bzImage -initrd $img" \
+		"-drive file=$out/disk.qcow2,if=virtio,format=qcow2,cache=unsafe"
+}
+append="console=ttyS0 panic=-1 oops=panic vx.plan=$plan ${VX_APPEND:-}"
+
+# KVM hangs after the BIOS on our machines: probe with a short boot.
+pick_accel() {
+	[ "$ACCEL" = auto ] || { echo "$ACCEL"; return; }
+	[ -f "$out/accel" ] && { cat "$out/accel"; return; }
+	acc=tcg
+	if [ -w /dev/kvm ]; then
+		qemu-img create -q -f qcow2 "$out/disk.qcow2" 64M
+		# shellcheck disable=SC2046
+		timeout -k 2 20 $(qemu_cmd kvm) -serial "file:$out/kvm-probe.log" \
+			-append "console=ttyS0 panic=-1 vx.plan=probe" >/dev/null 2>&1 || true
+		grep -q '@@VX DONE' "$out/kvm-probe.log" 2>/dev/null && acc=kvm
+	fi
+	progress "accelerator: $acc (KVM probe: $( [ $acc = kvm ] && echo booted || echo 'no boot in 20s' ))"
+	echo "$acc" > "$out/accel"
+	echo "$acc"
+}
+acc=$(pick_accel)
+qemu-img create -q -f qcow2 "$out/disk.qcow2" 4G
+cmd=$(qemu_cmd "$acc")
+echo "$cmd -append \"$append\"" > "$out/qemu.cmd"
+
+if [ "$plan" = shell ]; then
+	# shellcheck disable=SC2086
+	exec $cmd -serial mon:stdio -append "$append"
+fi
+
+log="$out/console.log"
+: > "$log"
+progress "booting ($acc, $CPUS vCPUs, timeout ${tmo}s): $plan"
+# shellcheck disable=SC2086
+timeout -k 5 "$tmo" $cmd -serial "file:$log" -append "$append" </dev/null >"$out/qemu.log" 2>&1 &
+qpid=$!
+# Progress: echo the guest's markers as they arrive.
+tail -n +1 -F --pid=$qpid "$log" 2>/dev/null | tr -d '\r' |
+	sed -n 's/.*@@VX \(STEP\|TEST\|BOOTED\)/  guest: \1/p' >&2 &
+rc=0
+wait $qpid || rc=$?
+sleep 1
+if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+	log "guest killed at its ${tmo}s timeout; console: $log"
+	exit 3
+fi
+grep -q '@@VX DONE' "$log" || { log "guest stopped before the end of its plan (qemu rc=$rc); console: $log"; exit 4; }

@@ -1,0 +1,44 @@
+#!/bin/sh
+# Build the guest initramfs for kernel directory K (argument): busybox-static,
+# xfsprogs, fio (with the shared libraries ldd names), our guest tools and
+# the kernel's test modules, plus images/init and workloads/.
+# Prints the initramfs path on stdout.
+set -eu
+. "$(dirname "$0")/lib/common.sh"
+need_cmd busybox cpio gzip ldd gcc mkfs.xfs xfs_repair xfs_db fio
+k=${1:?usage: image.sh KERNEL_DIR}
+
+r="$k/initramfs.d"
+rm -rf "$r"
+mkdir -p "$r/bin" "$r/sbin" "$r/usr/bin" "$r/usr/sbin" "$r/lib/modules" \
+	"$r/proc" "$r/sys" "$r/dev" "$r/mnt" "$r/tmp" "$r/workloads"
+
+cp "$(command -v busybox)" "$r/bin/busybox"
+# One link per applet; never a link named busybox (it would point at itself).
+for a in $(busybox --list); do
+	[ "$a" = busybox ] || [ -e "$r/bin/$a" ] || ln -s busybox "$r/bin/$a"
+done
+
+# copy_bin FILE: the binary and every library it loads, at the same paths.
+copy_bin() {
+	mkdir -p "$r$(dirname "$1")"
+	cp -L "$1" "$r$1"
+	ldd "$1" 2>/dev/null | grep -o '/[^ ]*' | while read -r lib; do
+		mkdir -p "$r$(dirname "$lib")"
+		cp -L "$lib" "$r$lib"
+	done
+}
+for b in mkfs.xfs xfs_repair xfs_db fio; do
+	copy_bin "$(command -v "$b")"
+done
+
+gcc -O2 -Wall -static -pthread -o "$r/usr/bin/dircreate" "$VX_ROOT/workloads/dircreate/dircreate.c"
+cp "$k"/modules/*.ko "$r/lib/modules/"
+cp -r "$VX_ROOT"/workloads/*.wl "$VX_ROOT/workloads/fio" "$r/workloads/"
+cp "$VX_ROOT/images/fio_terse" "$r/usr/bin/fio_terse"
+cp "$VX_ROOT/images/init" "$r/init"
+chmod +x "$r/init" "$r/usr/bin/fio_terse"
+
+(cd "$r" && find . | cpio -o -H newc --quiet | gzip -1) > "$k/initramfs.cpio.gz"
+rm -rf "$r"
+echo "$k/initramfs.cpio.gz"
