@@ -30,7 +30,7 @@ image: kernel
 	scripts/image.sh "$$(scripts/kernel.sh)"
 
 boot: kernel
-	PLAN=shell; d=$$(mktemp -d); scripts/boot.sh "$$(scripts/kernel.sh)" "$$d" shell
+	d=$$(mktemp -d); scripts/boot.sh "$$(scripts/kernel.sh)" "$$d" shell
 
 selftest:
 	scripts/selftest.sh

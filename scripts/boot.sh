@@ -30,11 +30,20 @@ pick_accel() {
 	if [ -w /dev/kvm ]; then
 		qemu-img create -q -f qcow2 "$out/disk.qcow2" 64M
 		# shellcheck disable=SC2046
+		prc=0
 		timeout -k 2 20 $(qemu_cmd kvm) -serial "file:$out/kvm-probe.log" \
-			-append "console=ttyS0 panic=-1 vx.plan=probe" >/dev/null 2>&1 || true
-		grep -q '@@VX DONE' "$out/kvm-probe.log" 2>/dev/null && acc=kvm
+			-append "console=ttyS0 panic=-1 vx.plan=probe" >"$out/kvm-probe.err" 2>&1 || prc=$?
+		if grep -q '@@VX DONE' "$out/kvm-probe.log" 2>/dev/null; then
+			acc=kvm why=booted
+		elif [ "$prc" = 124 ]; then
+			why="no boot within 20s"
+		else
+			why="qemu failed: $(head -n 1 "$out/kvm-probe.err")"
+		fi
+	else
+		why="/dev/kvm not usable"
 	fi
-	progress "accelerator: $acc (KVM probe: $( [ $acc = kvm ] && echo booted || echo 'no boot in 20s' ))"
+	progress "accelerator: $acc (KVM probe: $why)"
 	echo "$acc" > "$out/accel"
 	echo "$acc"
 }
@@ -55,8 +64,8 @@ progress "booting ($acc, $CPUS vCPUs, timeout ${tmo}s): $plan"
 timeout -k 5 "$tmo" $cmd -serial "file:$log" -append "$append" </dev/null >"$out/qemu.log" 2>&1 &
 qpid=$!
 # Progress: echo the guest's markers as they arrive.
-tail -n +1 -F --pid=$qpid "$log" 2>/dev/null | tr -d '\r' |
-	sed -n 's/.*@@VX \(STEP\|TEST\|BOOTED\)/  guest: \1/p' >&2 &
+tail -n +1 -F --pid=$qpid "$log" 2>/dev/null |
+	sed -u -n 's/\r//; s/.*@@VX \(STEP\|TEST\|BOOTED\)/  guest: \1/p' >&2 &
 rc=0
 wait $qpid || rc=$?
 sleep 1
