@@ -42,7 +42,18 @@ fi
 
 progress "building $id (log: $blog)"
 start=$(date +%s)
-if ! mk bzImage modules >"$blog" 2>&1; then
+rm -f "$b/.vx-rc"
+(rc=0; mk bzImage modules >"$blog" 2>&1 || rc=$?; echo "$rc" > "$b/.vx-rc") &
+# A progress line a minute: a cold build takes several.  (A finished child
+# stays a zombie until waited for, so poll for its exit file, not its pid.)
+ticks=0
+while [ ! -s "$b/.vx-rc" ]; do
+	sleep 5
+	ticks=$((ticks + 1))
+	[ $((ticks % 12)) -ne 0 ] || progress "still building: $(grep -c '^  CC' "$blog") files compiled"
+done
+wait
+if [ "$(cat "$b/.vx-rc")" != 0 ]; then
 	grep -E 'error|Error' "$blog" | head -n 20 >&2
 	die "kernel build failed at series point $n ($(point_name "$n")); full log: $blog"
 fi
