@@ -26,10 +26,10 @@ tree: deps
 kernel: deps
 	scripts/kernel.sh
 
-image: kernel
+image: deps
 	scripts/image.sh "$$(scripts/kernel.sh)"
 
-boot: kernel
+boot: deps
 	d=$$(mktemp -d); scripts/boot.sh "$$(scripts/kernel.sh)" "$$d" shell
 
 selftest:

@@ -8,8 +8,7 @@ set -eu
 need_cmd qemu-system-x86_64 qemu-img timeout
 k=$1 out=$2 plan=$3 tmo=${4:-${TIMEOUT:-1200}}
 mkdir -p "$out"
-img=$(cat "$out/initramfs" 2>/dev/null || "$VX_ROOT/scripts/image.sh" "$k")
-echo "$img" > "$out/initramfs"
+img=$("$VX_ROOT/scripts/image.sh" "$k")
 
 qemu_cmd() { # ACCEL
 	case $1 in
@@ -25,12 +24,11 @@ append="console=ttyS0 panic=-1 oops=panic vx.plan=$plan ${VX_APPEND:-}"
 # KVM hangs after the BIOS on our machines: probe with a short boot.
 pick_accel() {
 	[ "$ACCEL" = auto ] || { echo "$ACCEL"; return; }
-	[ -f "$out/accel" ] && { cat "$out/accel"; return; }
 	acc=tcg
 	if [ -w /dev/kvm ]; then
 		qemu-img create -q -f qcow2 "$out/disk.qcow2" 64M
-		# shellcheck disable=SC2046
 		prc=0
+		# shellcheck disable=SC2046
 		timeout -k 2 20 $(qemu_cmd kvm) -serial "file:$out/kvm-probe.log" \
 			-append "console=ttyS0 panic=-1 vx.plan=probe" >"$out/kvm-probe.err" 2>&1 || prc=$?
 		if grep -q '@@VX DONE' "$out/kvm-probe.log" 2>/dev/null; then

@@ -7,6 +7,17 @@ set -eu
 . "$(dirname "$0")/lib/common.sh"
 need_cmd busybox cpio gzip ldd gcc mkfs.xfs xfs_repair xfs_db fio
 k=${1:?usage: image.sh KERNEL_DIR}
+bins=$(for b in mkfs.xfs xfs_repair xfs_db fio busybox; do command -v "$b"; done)
+
+# Up to date when nothing that goes into it is newer (one image serves every
+# boot of this kernel: the run and the selftests' boots).
+img="$k/initramfs.cpio.gz"
+# shellcheck disable=SC2086
+if [ -f "$img" ] && [ -z "$(find "$VX_ROOT/images" "$VX_ROOT/workloads" "$0" \
+	"$k/modules" $bins -newer "$img" 2>/dev/null | head -n 1)" ]; then
+	echo "$img"
+	exit 0
+fi
 
 r="$k/initramfs.d"
 rm -rf "$r"
@@ -28,8 +39,8 @@ copy_bin() {
 		cp -L "$lib" "$r$lib"
 	done
 }
-for b in mkfs.xfs xfs_repair xfs_db fio; do
-	copy_bin "$(command -v "$b")"
+for b in $bins; do
+	[ "${b##*/}" = busybox ] || copy_bin "$b"
 done
 
 gcc -O2 -Wall -static -pthread -o "$r/usr/bin/dircreate" "$VX_ROOT/workloads/dircreate/dircreate.c"
@@ -39,6 +50,7 @@ cp "$VX_ROOT/images/fio_terse" "$r/usr/bin/fio_terse"
 cp "$VX_ROOT/images/init" "$r/init"
 chmod +x "$r/init" "$r/usr/bin/fio_terse"
 
-(cd "$r" && find . | cpio -o -H newc --quiet | gzip -1) > "$k/initramfs.cpio.gz"
+(cd "$r" && find . | cpio -o -H newc --quiet | gzip -1) > "$img.tmp"
+mv "$img.tmp" "$img"
 rm -rf "$r"
-echo "$k/initramfs.cpio.gz"
+echo "$img"

@@ -6,20 +6,11 @@
 set -eu
 . "$(dirname "$0")/lib/common.sh"
 . "$VX_ROOT/scripts/lib/guest.sh"
+. "$VX_ROOT/scripts/lib/tests.sh"
 mode=${1:-run}
 DEFAULT_PLAN=wl:dircreate
 [ "$mode" = test ] && DEFAULT_PLAN=vmalloc,wl:dircreate,wl:fio-files,wl:fio-randrw
 PLAN=${PLAN:-$DEFAULT_PLAN}
-
-npass=0 nfail=0 xfails=""
-t_pass() { npass=$((npass + 1)); echo "PASS $*"; }
-t_fail() { nfail=$((nfail + 1)); echo "FAIL $*"; }
-finish() {
-	[ -z "$xfails" ] || echo "expected failures (not counted as passed):$xfails"
-	echo "$npass passed, $nfail failed"
-	[ "$nfail" = 0 ]
-	exit $?
-}
 
 "$VX_ROOT/scripts/deps.sh"
 out=$(new_run_dir "$mode")
@@ -29,7 +20,7 @@ progress "results: $out"
 if k=$("$VX_ROOT/scripts/kernel.sh"); then
 	t_pass "kernel builds"
 else
-	t_fail "kernel builds"; finish
+	t_fail "kernel builds"; t_finish
 fi
 cp "$k/identity" "$k/.config" "$out/"
 id=$(sed -n 's/^id=//p' "$k/identity")
@@ -50,7 +41,7 @@ markers "$log" | grep '^TEST ' > "$out/tests.txt" || true
 while read -r _ verdict name rest; do
 	case $verdict in
 	PASS)  t_pass "$name" ;;
-	XFAIL) xfails="$xfails $name"; echo "XFAIL $name $rest" ;;
+	XFAIL) t_xfail "$name" "$rest" ;;
 	*)     t_fail "$name $rest" ;;
 	esac
 done < "$out/tests.txt"
@@ -65,13 +56,8 @@ progress "results in $out"
 if [ "$mode" = test ]; then
 	# Host-side tests of the harness, reusing this run's accelerator choice.
 	ACCEL=$(cat "$out/accel") "$VX_ROOT/scripts/selftest.sh" "$k" > "$out/selftest.txt" 2>&1 || true
-	while read -r verdict rest; do
-		case $verdict in
-		PASS) t_pass "$rest" ;;
-		FAIL) t_fail "$rest" ;;
-		esac
-	done < "$out/selftest.txt"
-	finish
+	t_merge "$out/selftest.txt"
+	t_finish
 else
-	[ "$nfail" = 0 ] || die "$nfail step(s) failed; see $out"
+	[ "$vx_nfail" = 0 ] || die "$nfail step(s) failed; see $out"
 fi

@@ -4,10 +4,10 @@
 set -eu
 . "$(dirname "$0")/lib/common.sh"
 . "$VX_ROOT/scripts/lib/guest.sh"
+. "$VX_ROOT/scripts/lib/tests.sh"
 S=$VX_ROOT/scripts
-npass=0 nfail=0
-ok()  { npass=$((npass + 1)); echo "PASS selftest: $*"; }
-bad() { nfail=$((nfail + 1)); echo "FAIL selftest: $*"; }
+ok()  { t_pass "selftest: $*"; }
+bad() { t_fail "selftest: $*"; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
 # expect_error WHAT PATTERN CMD...: CMD exits non-zero and says PATTERN.
@@ -41,5 +41,4 @@ if [ -n "${1:-}" ]; then
 	markers "$tmp/unk/console.log" | grep -q '^TEST FAIL plan:unknown-step' &&
 		ok "unknown plan step fails" || bad "unknown plan step did not fail"
 fi
-echo "$npass passed, $nfail failed"
-[ "$nfail" = 0 ]
+t_finish

@@ -1,0 +1,24 @@
+# Test counting shared by run.sh and selftest.sh (sourced).
+# shellcheck shell=sh
+vx_npass=0 vx_nfail=0 vx_xfails=""
+t_pass()  { vx_npass=$((vx_npass + 1)); echo "PASS $*"; }
+t_fail()  { vx_nfail=$((vx_nfail + 1)); echo "FAIL $*"; }
+t_xfail() { vx_xfails="$vx_xfails $1"; echo "XFAIL $*"; }
+
+# t_merge FILE: count the PASS/FAIL lines another test script printed.
+t_merge() {
+	while read -r verdict rest; do
+		case $verdict in
+		PASS) t_pass "$rest" ;;
+		FAIL) t_fail "$rest" ;;
+		esac
+	done < "$1"
+}
+
+# t_finish: the closing line; exits non-zero on any failure.
+t_finish() {
+	[ -z "$vx_xfails" ] || echo "expected failures (not counted as passed):$vx_xfails"
+	echo "$vx_npass passed, $vx_nfail failed"
+	[ "$vx_nfail" = 0 ]
+	exit $?
+}
