@@ -7,15 +7,40 @@
 #   PLAN=...                guest steps, e.g. vmalloc,wl:dircreate
 #   ACCEL=auto|kvm|tcg      QEMU accelerator (auto probes KVM, falls back to TCG)
 #   VX_CACHE=~/.cache/vmapxfs  where trees, builds and kernels live
+#   POINTS=... REPEAT=3     make compare / make bisect-check: which points
+#   GOOD= BAD= BISECT_PLAN= BISECT_METRIC= BISECT_ABOVE= BISECT_BELOW=
+#                           make bisect: see scripts/bisect.sh
 export KSRC SERIES CPUS MEM DEBUG PLAN ACCEL VX_CACHE TIMEOUT
+export POINTS REPEAT GOOD BAD BISECT_PLAN BISECT_METRIC BISECT_ABOVE BISECT_BELOW
 
-.PHONY: run test deps tree kernel image boot selftest clean distclean
+.PHONY: run test check deps tree kernel image boot selftest clean distclean \
+	bisect-check compare bisect bisect-selftest
 
 run:
 	scripts/run.sh run
 
 test:
 	scripts/run.sh test
+
+# One point, short plan: vmalloc tests and dircreate.
+check:
+	scripts/run.sh check
+
+# Every series point on its own builds, boots and passes make check.
+bisect-check:
+	scripts/bisect-check.sh
+
+# Kernels at several series points side by side (Markdown, CSV, PNG).
+compare:
+	scripts/compare.sh
+
+# git bisect run over the series points: the first bad patch.
+bisect:
+	scripts/bisect.sh
+
+# make bisect must find a deliberately broken patch in a copy of the series.
+bisect-selftest:
+	scripts/bisect-selftest.sh
 
 deps:
 	scripts/deps.sh

@@ -1,6 +1,6 @@
 #!/bin/sh
-# Boot kernel directory K with a fresh qcow2 XFS disk and run PLAN in the
-# guest; console to OUT/console.log.  Exits 0 when the guest reached the end
+# Boot kernel directory K with a fresh qcow2 XFS disk (or a copy of
+# VX_DISK) and run PLAN in the guest; console to OUT/console.log.  Exits 0 when the guest reached the end
 # of the plan, 3 on timeout, 4 when the guest stopped early.
 #   boot.sh K OUTDIR PLAN [TIMEOUT]      (PLAN=shell: interactive)
 set -eu
@@ -23,7 +23,7 @@ append="console=ttyS0 panic=-1 oops=panic vx.plan=$plan ${VX_APPEND:-}"
 
 # KVM hangs after the BIOS on our machines: probe with a short boot.
 pick_accel() {
-	[ "$ACCEL" = auto ] || { echo "$ACCEL"; return; }
+	[ "$ACCEL" = auto ] || { echo "$ACCEL" | tee "$out/accel"; return; }
 	acc=tcg
 	if [ -w /dev/kvm ]; then
 		qemu-img create -q -f qcow2 "$out/disk.qcow2" 64M
@@ -46,7 +46,13 @@ pick_accel() {
 	echo "$acc"
 }
 acc=$(pick_accel)
-qemu-img create -q -f qcow2 "$out/disk.qcow2" 4G
+if [ -n "${VX_DISK:-}" ]; then
+	# A second boot on the disk an earlier boot left behind (crash tests).
+	[ -f "$VX_DISK" ] || die "VX_DISK=$VX_DISK does not exist"
+	[ "$VX_DISK" -ef "$out/disk.qcow2" ] || cp "$VX_DISK" "$out/disk.qcow2"
+else
+	qemu-img create -q -f qcow2 "$out/disk.qcow2" 4G
+fi
 cmd=$(qemu_cmd "$acc")
 echo "$cmd -append \"$append\"" > "$out/qemu.cmd"
 

@@ -1,7 +1,9 @@
 #!/bin/sh
 # Build the guest initramfs for kernel directory K (argument): busybox-static,
 # xfsprogs, fio (with the shared libraries ldd names), our guest tools and
-# the kernel's test modules, plus images/init and workloads/.
+# the kernel's modules (test_vmalloc.ko and, built by kernel.sh from
+# workloads/*/Kbuild, vmap_bench.ko) in /lib/modules, plus images/init and
+# workloads/.
 # Prints the initramfs path on stdout.
 set -eu
 . "$(dirname "$0")/lib/common.sh"
@@ -44,6 +46,7 @@ for b in $bins; do
 done
 
 gcc -O2 -Wall -static -pthread -o "$r/usr/bin/dircreate" "$VX_ROOT/workloads/dircreate/dircreate.c"
+gcc -O2 -Wall -static -o "$r/usr/bin/finsmod" "$VX_ROOT/images/finsmod.c"
 cp "$k"/modules/*.ko "$r/lib/modules/"
 cp -r "$VX_ROOT"/workloads/*.wl "$VX_ROOT/workloads/fio" "$r/workloads/"
 cp "$VX_ROOT/images/fio_terse" "$r/usr/bin/fio_terse"

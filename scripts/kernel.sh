@@ -2,7 +2,8 @@
 # Configure and build the guest kernel at the series point SERIES selects
 # (tinyconfig + images/*.config, merged with the tree's merge_config.sh),
 # incrementally and through ccache, then stage bzImage and modules under
-# $VX_CACHE/kernels/<identity>/.  Prints that directory on stdout.
+# $VX_CACHE/kernels/<identity>/, with our out-of-tree modules
+# (workloads/*/Kbuild) built against it.  Prints that directory on stdout.
 set -eu
 . "$(dirname "$0")/lib/common.sh"
 need_cmd make gcc ccache flex bison bc
@@ -11,17 +12,24 @@ t=$("$VX_ROOT/scripts/tree.sh")
 n=$(series_point)
 id=$(kernel_id "$n")
 k=$(kernel_dir "$id")
+b=$(build_dir)
+export CCACHE_DIR="$VX_CACHE/ccache"
 if [ -f "$k/bzImage" ] && [ "${FORCE:-0}" != 1 ]; then
 	progress "kernel $id already built"
+	# Our out-of-tree modules may be newer than the kernel: rebuild them
+	# when the build directory still holds this kernel's configuration.
+	if ext_modules_stale "$k"; then
+		cmp -s "$b/.config" "$k/.config" ||
+			die "$k lacks an up-to-date module of workloads/ and $b is configured differently; rebuild with FORCE=1"
+		ext_modules "$t" "$b" "$k/modules"
+	fi
 	echo "$k"
 	exit 0
 fi
 
-b=$(build_dir)
 mkdir -p "$b" "$VX_CACHE/ccache" "$VX_CACHE/logs"
-export CCACHE_DIR="$VX_CACHE/ccache"
 blog="$VX_CACHE/logs/build-$id.log"
-mk() { make -C "$t" O="$b" CC="ccache gcc" HOSTCC="ccache gcc" -j"$JOBS" "$@"; }
+mk() { kmake "$t" "$b" "$@"; }
 
 # Re-merge only when the fragments changed: a new .config rebuilds everything.
 if [ "$(cat "$b/.vx-cfg" 2>/dev/null || true)" != "$(config_hash)" ]; then
@@ -63,6 +71,7 @@ rm -rf "$k.tmp"
 mkdir -p "$k.tmp/modules"
 cp "$b/arch/x86/boot/bzImage" "$b/.config" "$k.tmp/"
 find "$b" -name '*.ko' -exec cp {} "$k.tmp/modules/" \;
+ext_modules "$t" "$b" "$k.tmp/modules"
 {
 	echo "id=$id"
 	echo "tree=$(ksrc_version)"

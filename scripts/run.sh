@@ -1,20 +1,67 @@
 #!/bin/sh
 # make run / make test: build the kernel at SERIES, build the image, boot it
 # on a fresh qcow2 disk, run PLAN, and write results to one directory per run.
-#   run.sh run|test
-# "test" also counts every step as a test and prints "N passed, N failed".
+#   run.sh run|test|check
+# "test" counts every step as a test and prints "N passed, N failed"; it
+# also runs the crash/log-recovery test (CRASH_WL, "" to skip) and the
+# harness selftests.  "check" is "test" with a short plan and neither.
 set -eu
 . "$(dirname "$0")/lib/common.sh"
 . "$VX_ROOT/scripts/lib/guest.sh"
 . "$VX_ROOT/scripts/lib/tests.sh"
 mode=${1:-run}
-DEFAULT_PLAN=wl:dircreate
-[ "$mode" = test ] && DEFAULT_PLAN=vmalloc,wl:dircreate,wl:fio-files,wl:fio-randrw
+case $mode in
+run)   DEFAULT_PLAN=wl:dircreate ;;
+check) DEFAULT_PLAN=vmalloc,wl:dircreate ;;
+test)  DEFAULT_PLAN=vmalloc,vmapbench,badinput,wl:dircreate,wl:dircreate-8k,wl:fio-files,wl:fio-randrw ;;
+*)     die "usage: run.sh run|test|check" ;;
+esac
+if [ "$mode" != run ]; then
+	# A short vmapbench in the tests (the guest's default is 5000 loops);
+	# a vx.vbloops= in the caller's VX_APPEND comes later and wins.
+	VX_APPEND="vx.vbloops=1000 ${VX_APPEND:-}"
+	export VX_APPEND
+fi
 PLAN=${PLAN:-$DEFAULT_PLAN}
+CRASH_WL=${CRASH_WL-dircreate}
+
+# guest_tests LOG: every guest TEST marker is a test of ours, and so is
+# the absence of a splat.
+guest_tests() {
+	markers "$1" | grep '^TEST ' > "$1.tests" || true
+	while read -r _ verdict name rest; do
+		case $verdict in
+		PASS)  t_pass "$name" ;;
+		XFAIL) t_xfail "$name" "$rest" ;;
+		*)     t_fail "$name $rest" ;;
+		esac
+	done < "$1.tests"
+	s=$(splats "$1")
+	if [ -z "$s" ]; then t_pass "no splat in $2 console"; else echo "$s" | head -n 5; t_fail "no splat in $2 console"; fi
+}
+
+# crash_test K OUT WL: boot 1 runs crash:WL, which reboots the guest in the
+# middle of the workload without syncing, as a power failure would; boot 2
+# mounts the same disk (XFS log recovery) and checks it (recover:WL).
+crash_test() {
+	_rc=0
+	"$VX_ROOT/scripts/boot.sh" "$1" "$2/crash" "crash:$3" 600 || _rc=$?
+	if [ "$_rc" = 4 ] && markers "$2/crash/console.log" | grep -q "^CRASHING crash:$3"; then
+		t_pass "crash:$3: guest went down in the middle of the workload"
+	else
+		t_fail "crash:$3: guest went down in the middle of the workload (boot rc=$_rc)"
+	fi
+	guest_tests "$2/crash/console.log" crash
+	_rc=0
+	VX_DISK="$2/crash/disk.qcow2" ACCEL=$(cat "$2/crash/accel") \
+		"$VX_ROOT/scripts/boot.sh" "$1" "$2/recover" "recover:$3" 600 || _rc=$?
+	if [ "$_rc" = 0 ]; then t_pass "recover:$3: guest completes plan"; else t_fail "recover:$3: guest completes plan (rc=$_rc)"; fi
+	guest_tests "$2/recover/console.log" recover
+}
 
 "$VX_ROOT/scripts/deps.sh"
 out=$(new_run_dir "$mode")
-echo "$0 $*  KSRC=$KSRC SERIES=$SERIES CPUS=$CPUS MEM=$MEM DEBUG=$DEBUG PLAN=$PLAN" > "$out/command"
+echo "$0 $*  KSRC=$KSRC SERIES=$SERIES CPUS=$CPUS MEM=$MEM DEBUG=$DEBUG PLAN=$PLAN VX_APPEND=${VX_APPEND:-}" > "$out/command"
 progress "results: $out"
 
 if k=$("$VX_ROOT/scripts/kernel.sh"); then
@@ -35,29 +82,24 @@ case $rc in
 3) t_fail "guest completes plan (killed at timeout)" ;;
 *) t_fail "guest completes plan (stopped early, rc=$rc)" ;;
 esac
-
-# Every guest TEST marker is a test of ours.
-markers "$log" | grep '^TEST ' > "$out/tests.txt" || true
-while read -r _ verdict name rest; do
-	case $verdict in
-	PASS)  t_pass "$name" ;;
-	XFAIL) t_xfail "$name" "$rest" ;;
-	*)     t_fail "$name $rest" ;;
-	esac
-done < "$out/tests.txt"
-
-s=$(splats "$log")
-if [ -z "$s" ]; then t_pass "no splat in console"; else echo "$s" | head -n 5; t_fail "no splat in console"; fi
+guest_tests "$log" main
+cp "$log.tests" "$out/tests.txt"
 
 results_csv "$log" "$id" > "$out/results.csv"
 results_md "$out/results.csv" > "$out/results.md"
 cat "$out/results.md"
+if [ "$mode" = test ] && [ -n "$CRASH_WL" ]; then
+	ACCEL=$(cat "$out/accel") crash_test "$k" "$out" "$CRASH_WL"
+fi
 progress "results in $out"
-if [ "$mode" = test ]; then
+case $mode in
+test)
 	# Host-side tests of the harness, reusing this run's accelerator choice.
 	ACCEL=$(cat "$out/accel") "$VX_ROOT/scripts/selftest.sh" "$k" > "$out/selftest.txt" 2>&1 || true
 	t_merge "$out/selftest.txt"
-	t_finish
-else
-	[ "$vx_nfail" = 0 ] || die "$nfail step(s) failed; see $out"
-fi
+	t_finish ;;
+check)
+	t_finish ;;
+*)
+	[ "$vx_nfail" = 0 ] || die "$vx_nfail step(s) failed; see $out" ;;
+esac

@@ -36,7 +36,7 @@ extract() {
 # the patch contents changed.  Each point is tagged, so a point's tree is
 # reproducible and 'git bisect' runs over the tags naturally.
 apply_series() {
-	key=$( (cd "$VX_ROOT/patches" && series_list | while read -r p; do
+	key=$( (cd "$VX_PATCHES" && series_list | while read -r p; do
 		[ -f "$p" ] || series_die "patches/series lists $p but patches/$p does not exist"
 		echo "$p"; cat "$p"; done) | short_hash)
 	[ "$(g config --get vx.serieskey || true)" != "$key" ] || return 0
@@ -48,7 +48,7 @@ apply_series() {
 	series_list > "$t.series"
 	while read -r p; do
 		n=$((n + 1))
-		if ! g am -q --keep-cr "$VX_ROOT/patches/$p" >"$t.am.log" 2>&1; then
+		if ! g am -q --keep-cr "$VX_PATCHES/$p" >"$t.am.log" 2>&1; then
 			g am --abort >/dev/null 2>&1 || true
 			cat "$t.am.log" >&2
 			die "patch $n ($p) does not apply to $(ksrc_version)"

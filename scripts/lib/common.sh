@@ -77,23 +77,32 @@ tree_dir() { echo "$VX_CACHE/trees/$(ksrc_version)"; }
 
 # ---- series ---------------------------------------------------------------
 
+# The patch directory (a test may point it at a series of its own).
+VX_PATCHES=${VX_PATCHES:-$VX_ROOT/patches}
+
 # series_list: the patches of patches/series, one per line, in order.
 series_list() {
-	[ -f "$VX_ROOT/patches/series" ] || die "patches/series is missing"
-	sed -e 's/#.*//' -e 's/[[:space:]].*//' "$VX_ROOT/patches/series" | grep -v '^$' || true
+	[ -f "$VX_PATCHES/series" ] || die "$VX_PATCHES/series is missing"
+	sed -e 's/#.*//' -e 's/[[:space:]].*//' "$VX_PATCHES/series" | grep -v '^$' || true
 }
 
 series_count() { series_list | wc -l; }
 
 # series_point: how many patches SERIES selects.  Empty = all, "stock" or
 # 0 = none, a number N = the first N, a patch name = up to and including it.
+# The last patch of the baseline: the kernel as it was before the rewrite
+# (SERIES=baseline).
+VX_BASELINE=${VX_BASELINE:-xfs/0001-xfs-batch-vunmap-of-buffer-mappings.patch}
+
 series_point() {
 	_n=$(series_count)
-	case $SERIES in
+	_s=$SERIES
+	[ "$_s" != baseline ] || _s=$VX_BASELINE
+	case $_s in
 	"") echo "$_n" ;;
 	stock) echo 0 ;;
 	*[!0-9]*)
-		_i=$(series_list | grep -n -x -F -e "$SERIES" -e "mm/$SERIES" -e "xfs/$SERIES" | head -n 1 | cut -d: -f1)
+		_i=$(series_list | grep -n -x -F -e "$_s" -e "mm/$_s" -e "xfs/$_s" | head -n 1 | cut -d: -f1)
 		[ -n "$_i" ] || series_die "SERIES=$SERIES names no patch in patches/series"
 		echo "$_i" ;;
 	*)
@@ -105,7 +114,7 @@ series_point() {
 series_die() {
 	{
 		echo "$vx_prog: error: $*"
-		echo "valid points: stock (0), 1..$(series_count), or one of:"
+		echo "valid points: stock (0), baseline, 1..$(series_count), or one of:"
 		series_list | sed 's/^/  /'
 	} >&2
 	exit 2
@@ -141,6 +150,52 @@ kernel_id() {
 }
 
 kernel_dir() { echo "$VX_CACHE/kernels/$1"; }
+
+# ---- kernel build -----------------------------------------------------------
+
+# kmake TREE BUILD ARGS...: make in kernel TREE with objects in BUILD, with
+# the harness's compilers (ccache; CCACHE_DIR is the caller's).
+kmake() {
+	_t=$1 _b=$2; shift 2
+	make -C "$_t" O="$_b" CC="ccache gcc" HOSTCC="ccache gcc" -j"$JOBS" "$@"
+}
+
+# ext_modules TREE BUILD DEST: build each out-of-tree module of ours
+# (workloads/NAME/Kbuild) against the kernel built in BUILD and copy its
+# .ko files to DEST.  Kbuild writes its objects next to the sources, so it
+# builds a copy in BUILD-extmod/NAME (log: BUILD-extmod/NAME.log).
+ext_modules() {
+	for _kb in "$VX_ROOT"/workloads/*/Kbuild; do
+		[ -f "$_kb" ] || continue
+		_src=$(dirname "$_kb")
+		_name=$(basename "$_src")
+		_d="$2-extmod/$_name"
+		rm -rf "$_d"
+		mkdir -p "$_d"
+		cp -R "$_src/." "$_d/"
+		progress "building external module workloads/$_name"
+		if ! kmake "$1" "$2" M="$_d" modules >"$_d.log" 2>&1; then
+			tail -n 20 "$_d.log" >&2
+			die "external module workloads/$_name does not build against $2; full log: $_d.log"
+		fi
+		ls "$_d"/*.ko >/dev/null 2>&1 || die "external module workloads/$_name built no .ko (Kbuild has no obj-m?); log: $_d.log"
+		cp "$_d"/*.ko "$3/"
+	done
+}
+
+# ext_modules_stale K: true when a module of workloads/*/Kbuild is missing
+# from kernel directory K or older than its sources.
+ext_modules_stale() {
+	for _kb in "$VX_ROOT"/workloads/*/Kbuild; do
+		[ -f "$_kb" ] || continue
+		_src=$(dirname "$_kb")
+		for _o in $(sed -n 's/^obj-m[[:space:]]*[:+]*=//p' "$_kb"); do
+			_ko="$1/modules/${_o%.o}.ko"
+			[ -f "$_ko" ] && [ -z "$(find "$_src" -newer "$_ko" | head -n 1)" ] || return 0
+		done
+	done
+	return 1
+}
 
 # ---- results ----------------------------------------------------------------
 

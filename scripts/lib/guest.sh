@@ -7,7 +7,13 @@ VX_SPLAT='Kernel panic|Oops|BUG:|WARNING:|general protection fault|Unable to han
 # markers LOG: the @@VX lines, clean.
 markers() { tr -d '\r' < "$1" | grep -a -o '@@VX .*' | sed 's/^@@VX //'; }
 
-splats() { tr -d '\r' < "$1" | grep -a -E "$VX_SPLAT" || true; }
+# splats LOG: the splat lines.  Between "@@VX EXPECT-WARN begin" and "end"
+# (a bad-input test) a WARN is expected; anything fatal still counts.
+VX_FATAL='Kernel panic|Oops|BUG:|general protection fault|Unable to handle kernel'
+splats() {
+	tr -d '\r' < "$1" | awk -v fatal="$VX_FATAL" '/@@VX EXPECT-WARN begin/ { x = 1 }
+		/@@VX EXPECT-WARN end/ { x = 0 } !x || $0 ~ fatal' | grep -a -E "$VX_SPLAT" || true
+}
 
 # results_csv LOG KERNEL: kernel,workload,phase,key,value rows.
 results_csv() {
@@ -16,10 +22,10 @@ results_csv() {
 		for (i = 3; i <= NF; i++) { split($i, kv, "="); if (kv[1] != "phase") print k "," $2 "," ph "," kv[1] "," kv[2] } }'
 }
 
-# results_md CSV: a Markdown table of the throughput and IPI figures.
+# results_md CSV: a Markdown table of the throughput, latency and IPI figures.
 results_md() {
 	echo "| kernel | workload | phase | metric | value |"
 	echo "|---|---|---|---|---|"
-	grep -E ',(files_per_s|read_iops|write_iops|seconds|tlb_ipis|cal_ipis),' "$1" |
+	grep -E ',(files_per_s|read_iops|write_iops|seconds|tlb_ipis|cal_ipis|ns_per_op|tlb_per_1000|cal_per_1000),' "$1" |
 		awk -F, '{ printf "| %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5 }'
 }

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vmap_badinput - vm_map_ram()/vm_unmap_ram() must survive bad input.
+ *
+ * Each case feeds the vmap layer something a buggy caller could: a zero
+ * or absurd page count, an address that was never mapped, the wrong page
+ * count, a second unmap, a vmalloc() address.  The layer must refuse it
+ * (with a WARN, at most once per kind) and go on working: after the cases
+ * the module runs ops= ordinary map/write/check/unmap cycles of 1 to 16
+ * pages and checks every page through its direct mapping.
+ *
+ * Output (kernel log): "vmap_badinput: CASE name ok|FAIL ...", then
+ * "vmap_badinput: SUMMARY cases=N failures=N ops=N".  Module init returns
+ * 0 when everything passed (rmmod it afterwards), -EIO otherwise.
+ *
+ * Only for kernels with our vmap layer: stock kernels BUG() on several of
+ * these cases.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/numa.h>
+#include <linux/prandom.h>
+#include <linux/sched.h>
+#include <linux/vmalloc.h>
+
+#define NPAGES	66	/* enough for a vm_map_ram() past VMAP_MAX_ALLOC */
+
+static unsigned int ops = 100000;
+module_param(ops, uint, 0444);
+MODULE_PARM_DESC(ops, "ordinary map/unmap cycles after the bad-input cases");
+
+static struct page *pages[NPAGES];
+static int ncases, nfailures;
+
+static void report(const char *name, bool ok, const char *why)
+{
+	ncases++;
+	if (ok) {
+		pr_info("CASE %s ok\n", name);
+	} else {
+		nfailures++;
+		pr_err("CASE %s FAIL %s\n", name, why);
+	}
+}
+
+/* Does @addr still map pages[0..@n) (the caller must know it should)? */
+static bool maps_pages(void *addr, unsigned int n, u32 tag)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		*(u32 *)(addr + i * PAGE_SIZE) = tag + i;
+	for (i = 0; i < n; i++)
+		if (*(u32 *)page_address(pages[i]) != tag + i)
+			return false;
+	return true;
+}
+
+static void case_counts(void)
+{
+	void *p;
+
+	p = vm_map_ram(pages, 0, NUMA_NO_NODE);
+	report("map_zero_pages", !p, "vm_map_ram(pages, 0) returned a mapping");
+	if (p)
+		vm_unmap_ram(p, 0);
+
+	/* More pages than there is RAM: refused before @pages is read. */
+	p = vm_map_ram(pages, totalram_pages() + 1, NUMA_NO_NODE);
+	report("map_too_many_pages", !p, "vm_map_ram(pages, > RAM) returned a mapping");
+}
+
+static void case_unmap(const char *name, unsigned int n, unsigned int bad_n,
+		       int twice)
+{
+	void *p = vm_map_ram(pages, n, NUMA_NO_NODE);
+
+	if (!p) {
+		report(name, false, "setup vm_map_ram failed");
+		return;
+	}
+	if (twice) {
+		vm_unmap_ram(p, n);
+		vm_unmap_ram(p, n);	/* must be refused */
+		report(name, true, NULL);
+		return;
+	}
+	vm_unmap_ram(p, bad_n);		/* must be refused, mapping kept */
+	report(name, maps_pages(p, n, 0x1000), "the mapping did not survive");
+	vm_unmap_ram(p, n);
+}
+
+static void case_addresses(void)
+{
+	void *v, *p;
+
+	/* Not a region start: one page into a live 4-page mapping. */
+	p = vm_map_ram(pages, 4, NUMA_NO_NODE);
+	if (p) {
+		vm_unmap_ram(p + PAGE_SIZE, 1);
+		report("unmap_inside_mapping", maps_pages(p, 4, 0x2000),
+		       "the mapping did not survive");
+		vm_unmap_ram(p, 4);
+	} else {
+		report("unmap_inside_mapping", false, "setup vm_map_ram failed");
+	}
+
+	/* Near the top of vmalloc space: percpu areas, never a vmap block. */
+	vm_unmap_ram((void *)(VMALLOC_END - 4 * PAGE_SIZE), 1);
+	report("unmap_never_mapped", true, NULL);
+
+	v = vmalloc(4 * PAGE_SIZE);
+	if (v) {
+		vm_unmap_ram(v, 4);
+		vm_unmap_ram(v, 65);
+		memset(v, 0x5a, 4 * PAGE_SIZE);	/* must still be mapped */
+		report("unmap_vmalloc_address", ((u8 *)v)[3 * PAGE_SIZE] == 0x5a,
+		       "the vmalloc area was damaged");
+		vfree(v);
+	} else {
+		report("unmap_vmalloc_address", false, "setup vmalloc failed");
+	}
+}
+
+static void ordinary_ops(void)
+{
+	unsigned int i, n;
+	void *p;
+
+	for (i = 0; i < ops; i++) {
+		n = 1 + prandom_u32_max(16);
+		p = vm_map_ram(pages, n, NUMA_NO_NODE);
+		if (!p || !maps_pages(p, n, i << 5)) {
+			report("ordinary_ops", false, p ? "wrong pages mapped" :
+			       "vm_map_ram failed");
+			if (p)
+				vm_unmap_ram(p, n);
+			return;
+		}
+		vm_unmap_ram(p, n);
+		cond_resched();
+	}
+	report("ordinary_ops", true, NULL);
+}
+
+static int __init vmap_badinput_init(void)
+{
+	int i, ret = 0;
+
+	for (i = 0; i < NPAGES; i++) {
+		pages[i] = alloc_page(GFP_KERNEL);
+		if (!pages[i]) {
+			ret = -ENOMEM;
+			goto out;
+		}
+	}
+
+	case_counts();
+	case_unmap("unmap_wrong_count_small", 4, 2, 0);
+	case_unmap("unmap_wrong_count_large", 65, 66, 0);
+	case_unmap("unmap_twice_small", 4, 4, 1);
+	case_unmap("unmap_twice_large", 65, 65, 1);
+	case_addresses();
+	ordinary_ops();
+
+	pr_info("SUMMARY cases=%d failures=%d ops=%u\n", ncases, nfailures, ops);
+	ret = nfailures ? -EIO : 0;
+out:
+	for (i = 0; i < NPAGES && pages[i]; i++)
+		__free_page(pages[i]);
+	return ret;
+}
+
+static void __exit vmap_badinput_exit(void)
+{
+}
+
+module_init(vmap_badinput_init);
+module_exit(vmap_badinput_exit);
+MODULE_DESCRIPTION("vm_map_ram()/vm_unmap_ram() bad-input tests");
+MODULE_LICENSE("GPL");
