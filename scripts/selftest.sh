@@ -29,6 +29,13 @@ printf '[ 1.0] vmalloc error: size 4096, vm_struct allocation failed\n' > "$tmp/
 [ -n "$(splats "$tmp/splat.log")" ] && ok "splat detector finds a WARNING" || bad "splat detector missed a WARNING"
 [ -z "$(splats "$tmp/clean.log")" ] && ok "splat detector passes an allocation failure message" ||
 	bad "splat detector flagged a clean log"
+# Inside EXPECT-WARN markers (bad-input tests) a WARN is expected, a BUG is not.
+printf '@@VX EXPECT-WARN begin\n[ 1.0] WARNING: CPU: 0 PID: 1 at mm/vmalloc.c:9 vm_unmap_ram\n@@VX EXPECT-WARN end\n' > "$tmp/xwarn.log"
+[ -z "$(splats "$tmp/xwarn.log")" ] && ok "splat detector accepts an expected WARN" ||
+	bad "splat detector flagged an expected WARN"
+printf '@@VX EXPECT-WARN begin\n[ 1.0] BUG: unable to handle page fault\n@@VX EXPECT-WARN end\n' > "$tmp/xbug.log"
+[ -n "$(splats "$tmp/xbug.log")" ] && ok "splat detector finds a BUG among expected WARNs" ||
+	bad "splat detector missed a BUG among expected WARNs"
 
 if [ -n "${1:-}" ]; then
 	# A guest that hangs is killed at its timeout and reported as such.
