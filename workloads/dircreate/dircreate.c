@@ -5,7 +5,11 @@
  * directory block is a 16-page buffer, so this drives the directory buffer
  * mapping path (vmap or vm_map_ram) hard.
  *
- * Usage: dircreate [-t threads] [-d dirs] [-n files] [-p path]
+ * Usage: dircreate [-t threads] [-d dirs] [-n files] [-p path] [-r rounds]
+ * Phases: create, then -r rounds of coldstat (drop the page, inode and
+ * buffer caches, then stat every file: every directory and inode cluster
+ * buffer is read, mapped and, at the next drop, freed and unmapped again),
+ * stat (warm), unlink.
  * Prints one line per phase: RESULT phase=NAME files=N usec=U files_per_s=R
  * Exits non-zero on the first failing system call.
  */
@@ -19,10 +23,13 @@
 #include <time.h>
 #include <unistd.h>
 
-enum phase { CREATE, STAT, UNLINK, NR_PHASES };
-static const char *phase_name[] = { "create", "stat", "unlink" };
+enum phase { CREATE, COLDSTAT, STAT, UNLINK, NR_PHASES };
+static const char *phase_name[] = { "create", "coldstat", "stat", "unlink" };
 
-static int nr_threads = 2, nr_dirs = 4;
+#define MAX_ROUNDS	100
+static int seq[NR_PHASES + MAX_ROUNDS], nr_seq;
+
+static int nr_threads = 2, nr_dirs = 4, nr_rounds;
 static long nr_files = 20000;
 static const char *root = ".";
 static pthread_barrier_t barrier;
@@ -54,6 +61,7 @@ static int do_one(enum phase ph, long i)
 		if (fd < 0)
 			break;
 		return close(fd);
+	case COLDSTAT:
 	case STAT:
 		if (stat(path, &st))
 			break;
@@ -74,42 +82,65 @@ static int do_one(enum phase ph, long i)
 static void *worker(void *arg)
 {
 	long tid = (long)arg, i;
-	int ph;
+	int k;
 
-	for (ph = 0; ph < NR_PHASES; ph++) {
+	for (k = 0; k < nr_seq; k++) {
 		pthread_barrier_wait(&barrier);
 		/* Interleave the threads over the same directories. */
 		for (i = tid; i < nr_files && !failed; i += nr_threads)
-			if (do_one(ph, i))
+			if (do_one(seq[k], i))
 				failed = 1;
 		pthread_barrier_wait(&barrier);
 	}
 	return NULL;
 }
 
+/* Write back, then drop the page cache, dentries, inodes and (through the
+ * XFS buffer cache shrinker) the metadata buffers. */
+static int drop_caches(void)
+{
+	int fd;
+
+	sync();
+	fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
+	if (fd < 0 || write(fd, "3\n", 2) != 2) {
+		fprintf(stderr, "dircreate: drop_caches: %s\n", strerror(errno));
+		return -1;
+	}
+	return close(fd);
+}
+
 int main(int argc, char **argv)
 {
 	pthread_t *th;
 	char path[4096];
-	long long t0;
-	int opt, ph;
+	long long t0, us[NR_PHASES] = { 0 };
+	int opt, ph, k, runs[NR_PHASES] = { 0 };
 	long i;
 
-	while ((opt = getopt(argc, argv, "t:d:n:p:")) != -1) {
+	while ((opt = getopt(argc, argv, "t:d:n:p:r:")) != -1) {
 		switch (opt) {
 		case 't': nr_threads = atoi(optarg); break;
 		case 'd': nr_dirs = atoi(optarg); break;
 		case 'n': nr_files = atol(optarg); break;
 		case 'p': root = optarg; break;
+		case 'r': nr_rounds = atoi(optarg); break;
 		default:
-			fprintf(stderr, "usage: %s [-t threads] [-d dirs] [-n files] [-p path]\n", argv[0]);
+			fprintf(stderr, "usage: %s [-t threads] [-d dirs] [-n files] [-p path] [-r rounds]\n", argv[0]);
 			return 2;
 		}
 	}
-	if (nr_threads < 1 || nr_dirs < 1 || nr_files < 1) {
-		fprintf(stderr, "dircreate: -t, -d and -n must be positive\n");
+	if (nr_threads < 1 || nr_dirs < 1 || nr_files < 1 || nr_rounds < 0 ||
+	    nr_rounds > MAX_ROUNDS) {
+		fprintf(stderr, "dircreate: -t, -d and -n must be positive, -r 0..%d\n",
+			MAX_ROUNDS);
 		return 2;
 	}
+	seq[nr_seq++] = CREATE;
+	for (k = 0; k < nr_rounds; k++)
+		seq[nr_seq++] = COLDSTAT;
+	seq[nr_seq++] = STAT;
+	seq[nr_seq++] = UNLINK;
 	for (i = 0; i < nr_dirs; i++) {
 		snprintf(path, sizeof(path), "%s/d%02ld", root, i);
 		if (mkdir(path, 0755) && errno != EEXIST) {
@@ -126,20 +157,28 @@ int main(int argc, char **argv)
 			fprintf(stderr, "dircreate: pthread_create failed\n");
 			return 1;
 		}
-	for (ph = 0; ph < NR_PHASES; ph++) {
-		long long us;
-
+	for (k = 0; k < nr_seq && !failed; k++) {
+		ph = seq[k];
 		t0 = now_usec();
+		/* A cold round starts from empty caches; the drop is timed,
+		 * as it is where the buffers are freed and unmapped. */
+		if (ph == COLDSTAT && drop_caches())
+			failed = 1;
 		pthread_barrier_wait(&barrier);
 		pthread_barrier_wait(&barrier);
-		us = now_usec() - t0;
-		if (failed)
-			break;
-		printf("RESULT phase=%s threads=%d dirs=%d files=%ld usec=%lld files_per_s=%lld\n",
-		       phase_name[ph], nr_threads, nr_dirs, nr_files, us,
-		       us ? nr_files * 1000000LL / us : 0);
-		fflush(stdout);
+		us[ph] += now_usec() - t0;
+		runs[ph]++;
 	}
+	for (ph = 0; ph < NR_PHASES && !failed; ph++) {
+		long files = nr_files * runs[ph];
+
+		if (!runs[ph])
+			continue;
+		printf("RESULT phase=%s threads=%d dirs=%d files=%ld usec=%lld files_per_s=%lld\n",
+		       phase_name[ph], nr_threads, nr_dirs, files, us[ph],
+		       us[ph] ? files * 1000000LL / us[ph] : 0);
+	}
+	fflush(stdout);
 	for (i = 0; i < nr_threads; i++)
 		pthread_join(th[i], NULL);
 	for (i = 0; !failed && i < nr_dirs; i++) {
