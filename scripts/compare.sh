@@ -18,7 +18,7 @@ set -eu
 . "$VX_ROOT/scripts/lib/report.sh"
 need_cmd gnuplot
 
-COMPARE_PLAN=vmapbench,vmalloc,wl:dircreate
+COMPARE_PLAN=vmapbench,vmalloc,wl:dircreate,wl:dircold
 PLAN=${PLAN:-$COMPARE_PLAN}
 REPEAT=${REPEAT:-3}
 "$VX_ROOT/scripts/deps.sh"
