@@ -22,6 +22,8 @@ if [ "$mode" != run ]; then
 	VX_APPEND="vx.vbloops=1000 ${VX_APPEND:-}"
 	export VX_APPEND
 fi
+# Debug kernels have fault injection (images/debug.config).
+[ "$mode" != test ] || [ "$DEBUG" != 1 ] || DEFAULT_PLAN="$DEFAULT_PLAN,faultinj"
 PLAN=${PLAN:-$DEFAULT_PLAN}
 CRASH_WL=${CRASH_WL-dircreate}
 

@@ -9,9 +9,15 @@
  * the module runs ops= ordinary map/write/check/unmap cycles of 1 to 16
  * pages and checks every page through its direct mapping.
  *
+ * Every eighth cycle also vmalloc()s and vfree()s as many pages.
+ *
+ * With allow_nomem=1 (fault injection: failslab, fail_page_alloc) a
+ * vm_map_ram() or vmalloc() that returns NULL is counted, not a failure;
+ * only_ops=1 skips the bad-input cases.
+ *
  * Output (kernel log): "vmap_badinput: CASE name ok|FAIL ...", then
- * "vmap_badinput: SUMMARY cases=N failures=N ops=N".  Module init returns
- * 0 when everything passed (rmmod it afterwards), -EIO otherwise.
+ * "vmap_badinput: SUMMARY cases=N failures=N ops=N nomem=N".  Module init
+ * returns 0 when everything passed (rmmod it afterwards), -EIO otherwise.
  *
  * Only for kernels with our vmap layer: stock kernels BUG() on several of
  * these cases.
@@ -32,8 +38,17 @@ static unsigned int ops = 100000;
 module_param(ops, uint, 0444);
 MODULE_PARM_DESC(ops, "ordinary map/unmap cycles after the bad-input cases");
 
+static bool allow_nomem;
+module_param(allow_nomem, bool, 0444);
+MODULE_PARM_DESC(allow_nomem, "count NULL from vm_map_ram()/vmalloc() instead of failing");
+
+static bool only_ops;
+module_param(only_ops, bool, 0444);
+MODULE_PARM_DESC(only_ops, "skip the bad-input cases");
+
 static struct page *pages[NPAGES];
 static int ncases, nfailures;
+static unsigned int nomem;
 
 static void report(const char *name, bool ok, const char *why)
 {
@@ -132,7 +147,23 @@ static void ordinary_ops(void)
 
 	for (i = 0; i < ops; i++) {
 		n = 1 + prandom_u32_max(16);
+		if (i % 8 == 0) {
+			p = vmalloc(n * PAGE_SIZE);
+			if (p) {
+				memset(p, i, n * PAGE_SIZE);
+				vfree(p);
+			} else if (allow_nomem) {
+				nomem++;
+			} else {
+				report("ordinary_ops", false, "vmalloc failed");
+				return;
+			}
+		}
 		p = vm_map_ram(pages, n, NUMA_NO_NODE);
+		if (!p && allow_nomem) {
+			nomem++;
+			continue;
+		}
 		if (!p || !maps_pages(p, n, i << 5)) {
 			report("ordinary_ops", false, p ? "wrong pages mapped" :
 			       "vm_map_ram failed");
@@ -158,15 +189,18 @@ static int __init vmap_badinput_init(void)
 		}
 	}
 
-	case_counts();
-	case_unmap("unmap_wrong_count_small", 4, 2, 0);
-	case_unmap("unmap_wrong_count_large", 65, 66, 0);
-	case_unmap("unmap_twice_small", 4, 4, 1);
-	case_unmap("unmap_twice_large", 65, 65, 1);
-	case_addresses();
+	if (!only_ops) {
+		case_counts();
+		case_unmap("unmap_wrong_count_small", 4, 2, 0);
+		case_unmap("unmap_wrong_count_large", 65, 66, 0);
+		case_unmap("unmap_twice_small", 4, 4, 1);
+		case_unmap("unmap_twice_large", 65, 65, 1);
+		case_addresses();
+	}
 	ordinary_ops();
 
-	pr_info("SUMMARY cases=%d failures=%d ops=%u\n", ncases, nfailures, ops);
+	pr_info("SUMMARY cases=%d failures=%d ops=%u nomem=%u\n", ncases,
+		nfailures, ops, nomem);
 	ret = nfailures ? -EIO : 0;
 out:
 	for (i = 0; i < NPAGES && pages[i]; i++)
