@@ -13,7 +13,7 @@
 export KSRC SERIES CPUS MEM DEBUG PLAN ACCEL VX_CACHE TIMEOUT
 export POINTS REPEAT GOOD BAD BISECT_PLAN BISECT_METRIC BISECT_ABOVE BISECT_BELOW
 
-.PHONY: run test check deps tree kernel image boot selftest clean distclean \
+.PHONY: run test stress check deps tree kernel image boot selftest clean distclean \
 	bisect-check compare bisect bisect-selftest
 
 run:
@@ -21,6 +21,14 @@ run:
 
 test:
 	scripts/run.sh test
+
+# make test with long runs: 20000 test_vmalloc loops, 20000 vmapbench loops
+# per case, 10^6 ordinary ops after the bad-input cases, cold-cache dirs.
+STRESS_PLAN = vmalloc,vmapbench,badinput,wl:dircreate,wl:dircold,wl:fio-files
+stress:
+	PLAN="$${PLAN:-$(STRESS_PLAN)}" \
+	VX_APPEND="vx.vmloops=20000 vx.vbloops=20000 vx.biops=1000000 $${VX_APPEND:-}" \
+	TIMEOUT="$${TIMEOUT:-3600}" scripts/run.sh test
 
 # One point, short plan: vmalloc tests and dircreate.
 check:
