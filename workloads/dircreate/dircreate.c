@@ -5,7 +5,10 @@
  * directory block is a 16-page buffer, so this drives the directory buffer
  * mapping path (vmap or vm_map_ram) hard.
  *
- * Usage: dircreate [-t threads] [-d dirs] [-n files] [-p path] [-r rounds]
+ * Usage: dircreate [-t threads] [-d dirs] [-n files] [-p path] [-r rounds] [-F]
+ * -F: fault injection; each worker marks itself make-it-fail (after
+ * mlockall(), so that only the filesystem's allocations can fail, not the
+ * process's own page faults).
  * Phases: create, then -r rounds of coldstat (drop the page, inode and
  * buffer caches, then stat every file: every directory and inode cluster
  * buffer is read, mapped and, at the next drop, freed and unmapped again),
@@ -19,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -29,7 +33,7 @@ static const char *phase_name[] = { "create", "coldstat", "stat", "unlink" };
 #define MAX_ROUNDS	100
 static int seq[NR_PHASES + MAX_ROUNDS], nr_seq;
 
-static int nr_threads = 2, nr_dirs = 4, nr_rounds;
+static int nr_threads = 2, nr_dirs = 4, nr_rounds, fault;
 static long nr_files = 20000;
 static const char *root = ".";
 static pthread_barrier_t barrier;
@@ -82,8 +86,17 @@ static int do_one(enum phase ph, long i)
 static void *worker(void *arg)
 {
 	long tid = (long)arg, i;
-	int k;
+	int k, fd;
 
+	if (fault) {
+		fd = open("/proc/thread-self/make-it-fail", O_WRONLY);
+		if (fd < 0 || write(fd, "1\n", 2) != 2) {
+			fprintf(stderr, "dircreate: make-it-fail: %s\n", strerror(errno));
+			failed = 1;
+		}
+		if (fd >= 0)
+			close(fd);
+	}
 	for (k = 0; k < nr_seq; k++) {
 		pthread_barrier_wait(&barrier);
 		/* Interleave the threads over the same directories. */
@@ -118,13 +131,14 @@ int main(int argc, char **argv)
 	int opt, ph, k, runs[NR_PHASES] = { 0 };
 	long i;
 
-	while ((opt = getopt(argc, argv, "t:d:n:p:r:")) != -1) {
+	while ((opt = getopt(argc, argv, "t:d:n:p:r:F")) != -1) {
 		switch (opt) {
 		case 't': nr_threads = atoi(optarg); break;
 		case 'd': nr_dirs = atoi(optarg); break;
 		case 'n': nr_files = atol(optarg); break;
 		case 'p': root = optarg; break;
 		case 'r': nr_rounds = atoi(optarg); break;
+		case 'F': fault = 1; break;
 		default:
 			fprintf(stderr, "usage: %s [-t threads] [-d dirs] [-n files] [-p path] [-r rounds]\n", argv[0]);
 			return 2;
@@ -147,6 +161,10 @@ int main(int argc, char **argv)
 			fprintf(stderr, "dircreate: mkdir %s: %s\n", path, strerror(errno));
 			return 1;
 		}
+	}
+	if (fault && mlockall(MCL_CURRENT | MCL_FUTURE)) {
+		fprintf(stderr, "dircreate: mlockall: %s\n", strerror(errno));
+		return 1;
 	}
 	th = calloc(nr_threads, sizeof(*th));
 	if (!th)

@@ -12,8 +12,10 @@
  * Every eighth cycle also vmalloc()s and vfree()s as many pages.
  *
  * With allow_nomem=1 (fault injection: failslab, fail_page_alloc) a
- * vm_map_ram() or vmalloc() that returns NULL is counted, not a failure;
- * only_ops=1 skips the bad-input cases.
+ * vm_map_ram() or vmalloc() that returns NULL is counted, not a failure,
+ * and the module marks its own task make-it-fail while the cycles run
+ * (so that loading the module is not what fails); only_ops=1 skips the
+ * bad-input cases.
  *
  * Output (kernel log): "vmap_badinput: CASE name ok|FAIL ...", then
  * "vmap_badinput: SUMMARY cases=N failures=N ops=N nomem=N".  Module init
@@ -30,6 +32,7 @@
 #include <linux/numa.h>
 #include <linux/prandom.h>
 #include <linux/sched.h>
+#include <linux/fault-inject.h>
 #include <linux/vmalloc.h>
 
 #define NPAGES	66	/* enough for a vm_map_ram() past VMAP_MAX_ALLOC */
@@ -140,7 +143,7 @@ static void case_addresses(void)
 	}
 }
 
-static void ordinary_ops(void)
+static void ordinary_ops_loop(void)
 {
 	unsigned int i, n;
 	void *p;
@@ -175,6 +178,18 @@ static void ordinary_ops(void)
 		cond_resched();
 	}
 	report("ordinary_ops", true, NULL);
+}
+
+static void ordinary_ops(void)
+{
+#ifdef CONFIG_FAULT_INJECTION
+	if (allow_nomem)
+		current->make_it_fail = 1;
+#endif
+	ordinary_ops_loop();
+#ifdef CONFIG_FAULT_INJECTION
+	current->make_it_fail = 0;
+#endif
 }
 
 static int __init vmap_badinput_init(void)
