@@ -2,7 +2,7 @@
 # make bisect-selftest: make bisect must find a deliberately broken patch.
 # A copy of the series gets scripts/testdata/broken-test_vmalloc.patch
 # (fix_size_alloc_test fails) inserted after BROKEN_AFTER patches; bisect
-# from stock (good) to the end (bad) must name exactly that patch.
+# from the baseline (good) to the end (bad) must name exactly that patch.
 # Slow (a build and a boot per bisect step): not part of make test.
 set -eu
 . "$(dirname "$0")/lib/common.sh"
@@ -19,7 +19,7 @@ want=$((BROKEN_AFTER + 1))
 progress "bisecting a series with $broken as patch $want"
 
 rc=0
-VX_PATCHES=$tmp GOOD=stock BAD= BISECT_PLAN=vmalloc BISECT_METRIC= \
+VX_PATCHES=$tmp GOOD=baseline BAD= BISECT_PLAN=vmalloc BISECT_METRIC= VX_APPEND="vx.vmloops=200" \
 	"$VX_ROOT/scripts/bisect.sh" > "$tmp/bisect.out" 2>&1 || rc=$?
 cat "$tmp/bisect.out"
 got=$(sed -n 's/^first bad point: \([0-9]*\) .*/\1/p' "$tmp/bisect.out")
