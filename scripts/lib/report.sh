@@ -63,10 +63,10 @@ compare_plots() {
 		done
 		[ -n "$_plot" ] || continue
 		gnuplot <<-GP
-		set terminal png size 900,600
+		set terminal png size 900,600 noenhanced
 		set output '$_o/vmapbench-$_api.png'
 		set title '$_api + touch + unmap of 4 pages: ns per iteration'
-		set xlabel 'threads'; set ylabel 'ns/op'; set logscale y
+		set xlabel 'threads'; set ylabel 'ns/op'; set logscale y; set xtics 1
 		set key outside right
 		plot $_plot
 		GP
@@ -78,7 +78,7 @@ compare_plots() {
 		awk -v ph="$_ph" '$2 == ph { print $1, $3 }' "$_o/plot-dircreate.dat" > "$_o/plot-dircreate-$_ph.dat"
 	done
 	gnuplot <<-GP
-	set terminal png size 900,600
+	set terminal png size 900,600 noenhanced
 	set output '$_o/dircreate.png'
 	set title 'dircreate: files per second'
 	set style data histograms; set style fill solid 0.8; set boxwidth 0.9
