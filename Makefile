@@ -4,6 +4,7 @@
 #   SERIES=                 series point: empty = all, stock/0, N, or a patch name
 #   CPUS=2 MEM=2G           guest size
 #   DEBUG=1                 add images/debug.config (lockdep, DEBUG_VM, ...)
+#   DEBUG=kasan             add images/kasan.config (KASAN, KASAN_VMALLOC)
 #   PLAN=...                guest steps, e.g. vmalloc,wl:dircreate
 #   ACCEL=auto|kvm|tcg      QEMU accelerator (auto probes KVM, falls back to TCG)
 #   VX_CACHE=~/.cache/vmapxfs  where trees, builds and kernels live

@@ -3,8 +3,10 @@
 # on a fresh qcow2 disk, run PLAN, and write results to one directory per run.
 #   run.sh run|test|check
 # "test" counts every step as a test and prints "N passed, N failed"; it
-# also runs the crash/log-recovery test (CRASH_WL, "" to skip) and the
-# harness selftests.  "check" is "test" with a short plan and neither.
+# also runs the crash/log-recovery test (CRASH_WL, "" to skip), the
+# fragmentation test in a boot with vmap_space_limit=FRAG_LIMIT ("" to
+# skip) and the harness selftests.  "check" is "test" with a short plan
+# and none of those.
 set -eu
 . "$(dirname "$0")/lib/common.sh"
 . "$VX_ROOT/scripts/lib/guest.sh"
@@ -13,7 +15,7 @@ mode=${1:-run}
 case $mode in
 run)   DEFAULT_PLAN=wl:dircreate ;;
 check) DEFAULT_PLAN=vmalloc,wl:dircreate ;;
-test)  DEFAULT_PLAN=vmalloc,vmapbench,badinput,wl:dircreate,wl:dircreate-8k,wl:fio-files,wl:fio-randrw ;;
+test)  DEFAULT_PLAN=vmalloc,stress,trace,vmapbench,badinput,wl:dircreate,wl:dircreate-8k,wl:fio-files,wl:fio-randrw ;;
 *)     die "usage: run.sh run|test|check" ;;
 esac
 if [ "$mode" != run ]; then
@@ -26,6 +28,7 @@ fi
 [ "$mode" != test ] || [ "$DEBUG" != 1 ] || DEFAULT_PLAN="$DEFAULT_PLAN,faultinj"
 PLAN=${PLAN:-$DEFAULT_PLAN}
 CRASH_WL=${CRASH_WL-dircreate}
+FRAG_LIMIT=${FRAG_LIMIT-40M}
 
 # guest_tests LOG: every guest TEST marker is a test of ours, and so is
 # the absence of a splat.
@@ -35,6 +38,7 @@ guest_tests() {
 		case $verdict in
 		PASS)  t_pass "$name" ;;
 		XFAIL) t_xfail "$name" "$rest" ;;
+		SKIP)  t_skip "$name" "$rest" ;;
 		*)     t_fail "$name $rest" ;;
 		esac
 	done < "$1.tests"
@@ -59,6 +63,17 @@ crash_test() {
 		"$VX_ROOT/scripts/boot.sh" "$1" "$2/recover" "recover:$3" 600 || _rc=$?
 	if [ "$_rc" = 0 ]; then t_pass "recover:$3: guest completes plan"; else t_fail "recover:$3: guest completes plan (rc=$_rc)"; fi
 	guest_tests "$2/recover/console.log" recover
+}
+
+# frag_test K OUT LIMIT: a boot whose vmap allocations are confined to
+# LIMIT of vmalloc space, running the fragmenting pattern (the frag step).
+frag_test() {
+	_rc=0
+	VX_APPEND="${VX_APPEND:-} vmap_space_limit=$3" \
+		"$VX_ROOT/scripts/boot.sh" "$1" "$2/frag" frag 600 || _rc=$?
+	if [ "$_rc" = 0 ]; then t_pass "frag: guest completes plan"; else t_fail "frag: guest completes plan (rc=$_rc)"; fi
+	guest_tests "$2/frag/console.log" frag
+	results_csv "$2/frag/console.log" "$id" >> "$2/results.csv"
 }
 
 "$VX_ROOT/scripts/deps.sh"
@@ -92,6 +107,11 @@ results_md "$out/results.csv" > "$out/results.md"
 cat "$out/results.md"
 if [ "$mode" = test ] && [ -n "$CRASH_WL" ]; then
 	ACCEL=$(cat "$out/accel") crash_test "$k" "$out" "$CRASH_WL"
+fi
+if [ "$mode" = test ] && [ -n "$FRAG_LIMIT" ]; then
+	ACCEL=$(cat "$out/accel") frag_test "$k" "$out" "$FRAG_LIMIT"
+	results_md "$out/results.csv" > "$out/results.md"
+	grep '| frag |' "$out/results.md" || true
 fi
 progress "results in $out"
 case $mode in

@@ -131,11 +131,23 @@ point_name() {
 
 # ---- configuration --------------------------------------------------------
 
-variant() { if [ "$DEBUG" = 1 ]; then echo debug; else echo normal; fi; }
+# DEBUG=0: normal kernels; 1: lockdep, DEBUG_VM, fault injection...;
+# kasan: KASAN with KASAN_VMALLOC (images/kasan.config).
+variant() {
+	case $DEBUG in
+	0|"") echo normal ;;
+	1) echo debug ;;
+	kasan) echo kasan ;;
+	*) die "DEBUG=$DEBUG: use 0, 1 or kasan" ;;
+	esac
+}
 
 config_fragments() {
 	echo "$VX_ROOT/images/guest.config"
-	[ "$DEBUG" != 1 ] || echo "$VX_ROOT/images/debug.config"
+	case $(variant) in
+	debug) echo "$VX_ROOT/images/debug.config" ;;
+	kasan) echo "$VX_ROOT/images/kasan.config" ;;
+	esac
 }
 
 config_hash() { config_fragments | xargs cat | short_hash; }

@@ -26,6 +26,6 @@ results_csv() {
 results_md() {
 	echo "| kernel | workload | phase | metric | value |"
 	echo "|---|---|---|---|---|"
-	grep -E ',(files_per_s|read_iops|write_iops|seconds|tlb_ipis|cal_ipis|ns_per_op|tlb_per_1000|cal_per_1000),' "$1" |
+	grep -E ',(files_per_s|read_iops|write_iops|seconds|tlb_ipis|cal_ipis|ns_per_op|tlb_per_1000|cal_per_1000|vs_purges|vs_tlb_flushes|failures|maps|dirty_peak_kb|fragmented_peak_kb|blocks_reclaimed),' "$1" |
 		awk -F, '{ printf "| %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5 }'
 }

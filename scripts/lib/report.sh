@@ -1,8 +1,11 @@
 # Comparison tables and plots over kernels (sourced; needs common.sh).
 # shellcheck shell=sh
 
-# The figures worth a row in a comparison: throughput, latency, IPIs.
-VX_METRICS='ns_per_op|tlb_per_1000|cal_per_1000|usec|files_per_s|read_iops|write_iops|tlb_ipis|cal_ipis'
+# The figures worth a row in a comparison: throughput, latency, IPIs,
+# and what the vmap layer counted in debugfs vmap/stats (vs_*: purges,
+# its TLB flushes, vm_map_ram() from a block or an area, blocks created
+# and reclaimed; kernels without vmap/stats show "-").
+VX_METRICS='ns_per_op|tlb_per_1000|cal_per_1000|usec|files_per_s|read_iops|write_iops|tlb_ipis|cal_ipis|vs_purges|vs_tlb_flushes|vs_vm_map_ram_block|vs_vm_map_ram_area|vs_blocks_new|vs_blocks_reclaimed'
 
 # compare_md CSV "LABELS" KERNELS: Markdown in the style of mmtests'
 # compare-kernels: per figure, the median for each kernel (min-max when

@@ -1,9 +1,11 @@
 # Test counting shared by run.sh and selftest.sh (sourced).
 # shellcheck shell=sh
-vx_npass=0 vx_nfail=0 vx_xfails=""
+vx_npass=0 vx_nfail=0 vx_xfails="" vx_skips=""
 t_pass()  { vx_npass=$((vx_npass + 1)); echo "PASS $*"; }
 t_fail()  { vx_nfail=$((vx_nfail + 1)); echo "FAIL $*"; }
 t_xfail() { vx_xfails="$vx_xfails $1"; echo "XFAIL $*"; }
+# A test the kernel under test cannot run (a feature of a later patch).
+t_skip()  { vx_skips="$vx_skips $1"; echo "SKIP $*"; }
 
 # t_merge FILE: count the PASS/FAIL lines another test script printed.
 t_merge() {
@@ -18,6 +20,7 @@ t_merge() {
 # t_finish: the closing line; exits non-zero on any failure.
 t_finish() {
 	[ -z "$vx_xfails" ] || echo "expected failures (not counted as passed):$vx_xfails"
+	[ -z "$vx_skips" ] || echo "skipped (not counted as passed):$vx_skips"
 	echo "$vx_npass passed, $vx_nfail failed"
 	[ "$vx_nfail" = 0 ]
 	exit $?
