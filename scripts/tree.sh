@@ -43,6 +43,10 @@ apply_series() {
 	progress "applying patches/series ($(series_count) patches) to $(ksrc_version)"
 	g tag -l 'vx-point-*' | while read -r tag; do g tag -d "$tag" >/dev/null; done
 	g checkout -q --detach vx-stock
+	# Files the patches add are ignored by Debian's .gitignore: a stale
+	# copy left by an earlier series would make 'git am' refuse them.
+	# Every stock file is tracked, and builds live outside the tree.
+	g clean -q -f -d -x
 	g tag vx-point-0
 	n=0
 	series_list > "$t.series"

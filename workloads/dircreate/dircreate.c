@@ -175,12 +175,17 @@ int main(int argc, char **argv)
 			fprintf(stderr, "dircreate: pthread_create failed\n");
 			return 1;
 		}
-	for (k = 0; k < nr_seq && !failed; k++) {
+	/*
+	 * Every phase, even after a failure: the workers wait at the barriers
+	 * of all of them (they skip the work once failed is set), and a main
+	 * thread that stopped early would leave them there for ever.
+	 */
+	for (k = 0; k < nr_seq; k++) {
 		ph = seq[k];
 		t0 = now_usec();
 		/* A cold round starts from empty caches; the drop is timed,
 		 * as it is where the buffers are freed and unmapped. */
-		if (ph == COLDSTAT && drop_caches())
+		if (ph == COLDSTAT && !failed && drop_caches())
 			failed = 1;
 		pthread_barrier_wait(&barrier);
 		pthread_barrier_wait(&barrier);
