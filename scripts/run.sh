@@ -25,7 +25,7 @@ if [ "$mode" != run ]; then
 	export VX_APPEND
 fi
 # Debug kernels have fault injection (images/debug.config).
-[ "$mode" != test ] || [ "$DEBUG" != 1 ] || DEFAULT_PLAN="$DEFAULT_PLAN,faultinj"
+[ "$mode" != test ] || [ "$DEBUG" != 1 ] || DEFAULT_PLAN="$DEFAULT_PLAN,faultinj,faultinj-xfs"
 PLAN=${PLAN:-$DEFAULT_PLAN}
 CRASH_WL=${CRASH_WL-dircreate}
 FRAG_LIMIT=${FRAG_LIMIT-40M}
