@@ -24,11 +24,12 @@ test:
 	scripts/run.sh test
 
 # make test with long runs: 20000 test_vmalloc loops, 20000 vmapbench loops
-# per case, 10^6 ordinary ops after the bad-input cases, cold-cache dirs.
-STRESS_PLAN = vmalloc,vmapbench,badinput,wl:dircreate,wl:dircold,wl:fio-files
+# per case, 10^6 ordinary ops after the bad-input cases, 10^6 random stress
+# ops per CPU, cold-cache dirs.
+STRESS_PLAN = vmalloc,stress,vmapbench,badinput,wl:dircreate,wl:dircold,wl:fio-files
 stress:
 	PLAN="$${PLAN:-$(STRESS_PLAN)}" \
-	VX_APPEND="vx.vmloops=20000 vx.vbloops=20000 vx.biops=1000000 $${VX_APPEND:-}" \
+	VX_APPEND="vx.vmloops=20000 vx.vbloops=20000 vx.biops=1000000 vx.stressops=1000000 $${VX_APPEND:-}" \
 	TIMEOUT="$${TIMEOUT:-3600}" scripts/run.sh test
 
 # One point, short plan: vmalloc tests and dircreate.
