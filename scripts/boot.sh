@@ -20,6 +20,11 @@ qemu_cmd() { # ACCEL
 		"-drive file=$out/disk.qcow2,if=virtio,format=qcow2,cache=unsafe"
 }
 append="console=ttyS0 panic=-1 oops=panic vx.plan=$plan ${VX_APPEND:-}"
+# KASAN under TCG is slow enough that boot-time ACPI init alone holds a
+# CPU past RCU's 21 s stall limit: give KASAN kernels 2 minutes.
+if grep -q '^variant=kasan' "$k/identity" 2>/dev/null; then
+	append="rcupdate.rcu_cpu_stall_timeout=120 $append"
+fi
 
 # KVM hangs after the BIOS on our machines: probe with a short boot.
 pick_accel() {
