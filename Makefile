@@ -14,7 +14,7 @@
 export KSRC SERIES CPUS MEM DEBUG PLAN ACCEL VX_CACHE TIMEOUT
 export POINTS REPEAT GOOD BAD BISECT_PLAN BISECT_METRIC BISECT_ABOVE BISECT_BELOW
 
-.PHONY: run test stress check deps tree kernel image boot selftest clean distclean \
+.PHONY: run test steps stress check deps tree kernel image boot selftest clean distclean \
 	bisect-check compare bisect bisect-selftest
 
 run:
@@ -22,6 +22,10 @@ run:
 
 test:
 	scripts/run.sh test
+
+# The guest steps a PLAN may name (images/steps/NAME.sh).
+steps:
+	@scripts/run.sh steps
 
 # make test with long runs: 20000 test_vmalloc loops, 20000 vmapbench loops
 # per case, 10^6 ordinary ops after the bad-input cases, 10^6 random stress

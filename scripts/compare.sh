@@ -20,6 +20,7 @@ need_cmd gnuplot
 
 COMPARE_PLAN=vmapbench,vmalloc,wl:dircreate,wl:dircold
 PLAN=${PLAN:-$COMPARE_PLAN}
+plan_check "$PLAN"
 REPEAT=${REPEAT:-3}
 "$VX_ROOT/scripts/deps.sh"
 
@@ -64,7 +65,7 @@ while [ "$r" -le "$REPEAT" ]; do
 			failed="$failed r$r-$label"
 			log "boot r$r-$label failed or reported a failure; see $d/console.log"
 		fi
-		results_csv "$d/console.log" "$label" | sed "s/^/$r,/" >> "$out/raw.csv"
+		results_csv "$d/console.log" | sed "s/^/$r,$label,/" >> "$out/raw.csv"
 	done < "$out/kernels.txt"
 	r=$((r + 1))
 done

@@ -2,7 +2,8 @@
 # Build the guest initramfs for kernel directory K (argument): busybox-static,
 # xfsprogs, fio (with the shared libraries ldd names), our guest tools and
 # the kernel's modules (test_vmalloc.ko and, built by kernel.sh from
-# workloads/*/Kbuild, vmap_bench.ko) in /lib/modules, plus images/init and
+# workloads/*/Kbuild, vmap_bench.ko) in /lib/modules, plus images/init, the
+# guest steps (images/steps/ as /steps, images/lib.sh as /usr/lib/vx.sh) and
 # workloads/.
 # Prints the initramfs path on stdout.
 set -eu
@@ -24,7 +25,7 @@ fi
 r="$k/initramfs.d"
 rm -rf "$r"
 mkdir -p "$r/bin" "$r/sbin" "$r/usr/bin" "$r/usr/sbin" "$r/lib/modules" \
-	"$r/proc" "$r/sys" "$r/dev" "$r/mnt" "$r/tmp" "$r/workloads"
+	"$r/proc" "$r/sys" "$r/dev" "$r/mnt" "$r/tmp" "$r/workloads" "$r/steps" "$r/usr/lib"
 
 cp "$(command -v busybox)" "$r/bin/busybox"
 # One link per applet; never a link named busybox (it would point at itself).
@@ -51,7 +52,9 @@ cp "$k"/modules/*.ko "$r/lib/modules/"
 cp -r "$VX_ROOT"/workloads/*.wl "$VX_ROOT/workloads/fio" "$r/workloads/"
 cp "$VX_ROOT/images/fio_terse" "$r/usr/bin/fio_terse"
 cp "$VX_ROOT/images/init" "$r/init"
-chmod +x "$r/init" "$r/usr/bin/fio_terse"
+cp "$VX_ROOT"/images/steps/*.sh "$r/steps/"
+cp "$VX_ROOT/images/lib.sh" "$r/usr/lib/vx.sh"
+chmod +x "$r/init" "$r/usr/bin/fio_terse" "$r"/steps/*.sh
 
 (cd "$r" && find . | cpio -o -H newc --quiet | gzip -1) > "$img.tmp"
 mv "$img.tmp" "$img"

@@ -52,20 +52,26 @@ progress "building $id (log: $blog)"
 start=$(date +%s)
 rm -f "$b/.vx-rc"
 (rc=0; mk bzImage modules >"$blog" 2>&1 || rc=$?; echo "$rc" > "$b/.vx-rc") &
-# A progress line a minute: a cold build takes several.  (A finished child
-# stays a zombie until waited for, so poll for its exit file, not its pid.)
+# A progress line a minute: a cold build takes several.  The total is
+# what the last full build of this build directory compiled (an
+# incremental build compiles fewer).  (A finished child stays a zombie
+# until waited for, so poll for its exit file, not its pid.)
+total=$(cat "$b/.vx-objs" 2>/dev/null || true)
 ticks=0
 while [ ! -s "$b/.vx-rc" ]; do
 	sleep 5
 	ticks=$((ticks + 1))
-	[ $((ticks % 12)) -ne 0 ] || progress "still building: $(grep -c '^  CC' "$blog") files compiled"
+	[ $((ticks % 12)) -ne 0 ] ||
+		progress "still building: $(grep -c '^  CC' "$blog")${total:+/$total} objects"
 done
 wait
 if [ "$(cat "$b/.vx-rc")" != 0 ]; then
 	grep -E 'error|Error' "$blog" | head -n 20 >&2
 	die "kernel build failed at series point $n ($(point_name "$n")); full log: $blog"
 fi
-progress "built in $(( $(date +%s) - start ))s"
+ncc=$(grep -c '^  CC' "$blog" || true)
+[ "$ncc" -le "${total:-0}" ] || echo "$ncc" > "$b/.vx-objs"
+progress "built in $(( $(date +%s) - start ))s ($ncc objects compiled)"
 
 rm -rf "$k.tmp"
 mkdir -p "$k.tmp/modules"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # make run / make test: build the kernel at SERIES, build the image, boot it
 # on a fresh qcow2 disk, run PLAN, and write results to one directory per run.
-#   run.sh run|test|check
+#   run.sh run|test|check|steps
 # "test" counts every step as a test and prints "N passed, N failed"; it
 # also runs the crash/log-recovery test (CRASH_WL, "" to skip), the
 # fragmentation test in a boot with vmap_space_limit=FRAG_LIMIT ("" to
@@ -16,7 +16,8 @@ case $mode in
 run)   DEFAULT_PLAN=wl:dircreate ;;
 check) DEFAULT_PLAN=vmalloc,wl:dircreate ;;
 test)  DEFAULT_PLAN=vmalloc,stress,trace,vmapbench,badinput,wl:dircreate,wl:dircreate-8k,wl:fio-files,wl:fio-randrw ;;
-*)     die "usage: run.sh run|test|check" ;;
+steps) echo "guest steps (PLAN=a,b:ARG,...; images/steps/NAME.sh):"; plan_steps; exit 0 ;;
+*)     die "usage: run.sh run|test|check|steps" ;;
 esac
 if [ "$mode" != run ]; then
 	# A short vmapbench in the tests (the guest's default is 5000 loops);
@@ -29,11 +30,13 @@ fi
 PLAN=${PLAN:-$DEFAULT_PLAN}
 CRASH_WL=${CRASH_WL-dircreate}
 FRAG_LIMIT=${FRAG_LIMIT-40M}
+plan_check "$PLAN"
 
 # guest_tests LOG: every guest TEST marker is a test of ours, and so is
 # the absence of a splat.
 guest_tests() {
 	markers "$1" | grep '^TEST ' > "$1.tests" || true
+	cat "$1.tests" >> "$out/tests.txt"
 	while read -r _ verdict name rest; do
 		case $verdict in
 		PASS)  t_pass "$name" ;;
@@ -73,7 +76,7 @@ frag_test() {
 		"$VX_ROOT/scripts/boot.sh" "$1" "$2/frag" frag 600 || _rc=$?
 	if [ "$_rc" = 0 ]; then t_pass "frag: guest completes plan"; else t_fail "frag: guest completes plan (rc=$_rc)"; fi
 	guest_tests "$2/frag/console.log" frag
-	results_csv "$2/frag/console.log" "$id" >> "$2/results.csv"
+	results_csv "$2/frag/console.log" >> "$2/results.csv"
 }
 
 "$VX_ROOT/scripts/deps.sh"
@@ -100,28 +103,33 @@ case $rc in
 *) t_fail "guest completes plan (stopped early, rc=$rc)" ;;
 esac
 guest_tests "$log" main
-cp "$log.tests" "$out/tests.txt"
 
-results_csv "$log" "$id" > "$out/results.csv"
-results_md "$out/results.csv" > "$out/results.md"
-cat "$out/results.md"
+{ echo "workload,phase,metric,value"; results_csv "$log"; } > "$out/results.csv"
+results_md "$out/results.csv" "$out/identity" > "$out/results.md"
 if [ "$mode" = test ] && [ -n "$CRASH_WL" ]; then
 	ACCEL=$(cat "$out/accel") crash_test "$k" "$out" "$CRASH_WL"
 fi
 if [ "$mode" = test ] && [ -n "$FRAG_LIMIT" ]; then
 	ACCEL=$(cat "$out/accel") frag_test "$k" "$out" "$FRAG_LIMIT"
-	results_md "$out/results.csv" > "$out/results.md"
-	grep '| frag |' "$out/results.md" || true
+	results_md "$out/results.csv" "$out/identity" > "$out/results.md"
 fi
-progress "results in $out"
+{
+	echo "== $id ($(cat "$out/accel"), $CPUS vCPUs)"
+	run_summary "$out/results.csv" "$out/tests.txt"
+	echo "== full table: $out/results.md"
+} > "$out/summary.txt"
+print_summary() { echo; cat "$out/summary.txt"; }
 case $mode in
 test)
 	# Host-side tests of the harness, reusing this run's accelerator choice.
 	ACCEL=$(cat "$out/accel") "$VX_ROOT/scripts/selftest.sh" "$k" > "$out/selftest.txt" 2>&1 || true
 	t_merge "$out/selftest.txt"
+	print_summary
 	t_finish ;;
 check)
+	print_summary
 	t_finish ;;
 *)
+	print_summary
 	[ "$vx_nfail" = 0 ] || die "$vx_nfail step(s) failed; see $out" ;;
 esac

@@ -22,6 +22,11 @@ expect_error "SERIES beyond the series is refused" "has only" env SERIES=999 "$S
 expect_error "missing package is named" "missing packages: linux-source-0.0" \
 	env KSRC=linux-source-0.0 CHECK_ONLY=1 "$S/deps.sh"
 expect_error "uninstalled KSRC is reported" "not installed" env KSRC=linux-source-0.0 "$S/tree.sh"
+# A plan is checked against images/steps/ and workloads/ before any build.
+expect_error "unknown PLAN step is refused before any build" "no guest step 'no-such-step'" \
+	env PLAN=vmalloc,no-such-step "$S/run.sh" check
+expect_error "PLAN naming a missing workload is refused" "names no workload" \
+	env PLAN=wl:no-such-workload "$S/run.sh" check
 
 # The splat detector must see a splat (and nothing in a clean log).
 printf '[ 1.0] WARNING: CPU: 0 PID: 1 at mm/vmalloc.c:123 foo\n' > "$tmp/splat.log"
