@@ -9,10 +9,12 @@
 #   ACCEL=auto|kvm|tcg      QEMU accelerator (auto probes KVM, falls back to TCG)
 #   VX_CACHE=~/.cache/vmapxfs  where trees, builds and kernels live
 #   POINTS=... REPEAT=3     make compare / make bisect-check: which points
+#                           (compare: [TREE:]POINT, e.g. "stock full 6.12:stock")
+#   VS=full                 make compare: the kernel of the "versus" table
 #   GOOD= BAD= BISECT_PLAN= BISECT_METRIC= BISECT_ABOVE= BISECT_BELOW=
 #                           make bisect: see scripts/bisect.sh
 export KSRC SERIES CPUS MEM DEBUG PLAN ACCEL VX_CACHE TIMEOUT
-export POINTS REPEAT GOOD BAD BISECT_PLAN BISECT_METRIC BISECT_ABOVE BISECT_BELOW
+export POINTS REPEAT VS GOOD BAD BISECT_PLAN BISECT_METRIC BISECT_ABOVE BISECT_BELOW
 
 .PHONY: run test steps stress check deps tree kernel image boot selftest clean distclean \
 	bisect-check compare bisect bisect-selftest

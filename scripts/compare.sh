@@ -1,27 +1,41 @@
 #!/bin/sh
-# make compare: build the kernels at several series points, boot each with
-# the same QEMU settings in one run, REPEAT rounds interleaved (every kernel
-# once per round), run the same PLAN on each, and write a compare-kernels
-# style table: the median of each figure per kernel, its min-max spread,
-# and its delta against the first kernel.  Timings under TCG are only
-# meaningful relative to each other; IPI counts are exact.
-#   POINTS="stock baseline 3 full"  series points (default: stock, the
-#                                   baseline, after each mm/ patch that
-#                                   follows it, and the full series)
-#   REPEAT=3                        rounds
-#   PLAN=...                        guest plan (default: COMPARE_PLAN)
+# make compare: build the kernels at several series points, of one tree or
+# of several, boot each with the same QEMU settings in one run, REPEAT
+# rounds interleaved (every kernel once per round), run the same PLAN on
+# each, and write a compare-kernels style report: per benchmark a summary
+# table (median, spread, ratio to the first kernel), the full figure
+# table, a CSV and plots.  Timings under TCG are only meaningful relative
+# to each other; IPI counts are exact.
+#   POINTS="stock baseline 3 full 6.12:stock"
+#                       [TREE:]POINT entries: a series point of KSRC's tree,
+#                       or of linux-source-TREE's (only stock: the series
+#                       is made for 6.1); default: stock, the baseline,
+#                       after each mm/ patch that follows it, and full
+#   REPEAT=3            rounds
+#   PLAN=...            guest plan (default: COMPARE_PLAN)
+#   VS=LABEL            the kernel the "versus" table compares with every
+#                       other one (default: full, if compared)
+#   compare.sh report DIR   regenerate DIR's report from its raw.csv
 # Output, in one results directory: compare.md, compare.csv, raw.csv,
-# *.png (gnuplot), kernels.txt, and per-boot directories rR-pN/.
+# *.png (gnuplot), kernels.txt (label, tree, point, kernel directory),
+# kernels.md, and per-boot directories rR-LABEL/.
 set -eu
 . "$(dirname "$0")/lib/common.sh"
 . "$VX_ROOT/scripts/lib/guest.sh"
 . "$VX_ROOT/scripts/lib/report.sh"
 need_cmd gnuplot
 
+if [ "${1:-}" = report ]; then
+	[ -f "${2:-}/raw.csv" ] || die "usage: compare.sh report DIR (DIR/raw.csv missing)"
+	compare_report "$2"
+	cat "$2/compare.md"
+	exit 0
+fi
+
 COMPARE_PLAN=vmapbench,vmalloc,wl:dircreate,wl:dircold
 PLAN=${PLAN:-$COMPARE_PLAN}
-plan_check "$PLAN"
 REPEAT=${REPEAT:-3}
+plan_check "$PLAN"
 "$VX_ROOT/scripts/deps.sh"
 
 # default_points: stock, baseline, each mm/ patch after the baseline, full.
@@ -32,34 +46,55 @@ default_points() {
 	series_list | awk -v b="$_b" -v n="$_n" 'NR > b && NR < n && /^mm\// { print NR }'
 	echo "$_n"
 }
-points=""
-for p in ${POINTS:-$(default_points)}; do
-	case $p in full) p=$(series_count) ;; esac
-	p=$(SERIES=$p series_point)
-	case " $points " in *" $p "*) ;; *) points="$points $p" ;; esac
-done
+
+# entries: "KSRC POINT LABEL" per kernel, validated before any build.
+entries() {
+	_base=$(SERIES=baseline series_point)
+	_n=$(series_count)
+	for _e in ${POINTS:-$(default_points)}; do
+		case $_e in
+		*:*) _ksrc=linux-source-${_e%%:*} _p=${_e#*:} ;;
+		*)   _ksrc=$KSRC _p=$_e ;;
+		esac
+		case $_p in full) _p=$_n ;; esac
+		_p=$(SERIES=$_p series_point)
+		_ver=$(echo "$_ksrc" | sed 's/^linux-source-//')
+		if [ "$_ksrc" != "$KSRC" ] && [ "$_p" != 0 ]; then
+			die "POINTS entry '$_e': only stock can be built from $_ksrc (the series is made for $KSRC)"
+		fi
+		if [ "$_p" = 0 ]; then _l=stock-$_ver
+		elif [ "$_p" = "$_base" ]; then _l=baseline
+		elif [ "$_p" = "$_n" ]; then _l=full
+		else _l=p$_p
+		fi
+		echo "$_ksrc $_p $_l"
+	done | awk '!seen[$3]++'
+}
+entries > "${TMPDIR:-/tmp}/vx-entries.$$"
+trap 'rm -f "${TMPDIR:-/tmp}/vx-entries.$$"' EXIT
 
 out=$(new_run_dir compare)
-echo "$0  KSRC=$KSRC POINTS=$(echo $points) REPEAT=$REPEAT CPUS=$CPUS MEM=$MEM DEBUG=$DEBUG PLAN=$PLAN" > "$out/command"
+echo "$0  KSRC=$KSRC POINTS=${POINTS:-default} REPEAT=$REPEAT CPUS=$CPUS MEM=$MEM DEBUG=$DEBUG PLAN=$PLAN VX_APPEND=${VX_APPEND:-}" > "$out/command"
 progress "results: $out"
 
 # Build every kernel first (incremental, ccache), one at a time.
 : > "$out/kernels.txt"
-for p in $points; do
-	progress "building point $p ($(point_name "$p"))"
-	k=$(SERIES=$p "$VX_ROOT/scripts/kernel.sh")
-	echo "p$p $(point_name "$p") $k" >> "$out/kernels.txt"
-done
+while read -r ksrc p label; do
+	progress "building $label ($ksrc, point $p)"
+	KSRC=$ksrc "$VX_ROOT/scripts/deps.sh"
+	k=$(KSRC=$ksrc SERIES=$p "$VX_ROOT/scripts/kernel.sh")
+	echo "$label $ksrc $p $k" >> "$out/kernels.txt"
+done < "${TMPDIR:-/tmp}/vx-entries.$$"
 
 : > "$out/raw.csv"
 failed=""
 r=1
 while [ "$r" -le "$REPEAT" ]; do
-	while read -r label name k; do
+	while read -r label ksrc p k; do
 		d="$out/r$r-$label"
-		progress "round $r/$REPEAT: $label ($name)"
+		progress "round $r/$REPEAT: $label"
 		rc=0
-		"$VX_ROOT/scripts/boot.sh" "$k" "$d" "$PLAN" || rc=$?
+		"$VX_ROOT/scripts/boot.sh" "$k" "$d" "$PLAN" </dev/null || rc=$?
 		if [ "$rc" != 0 ] || [ -n "$(splats "$d/console.log")" ] ||
 		   markers "$d/console.log" | grep -q '^TEST FAIL'; then
 			failed="$failed r$r-$label"
@@ -70,25 +105,7 @@ while [ "$r" -le "$REPEAT" ]; do
 	r=$((r + 1))
 done
 
-# compare.csv: workload,phase,key,kernel,median,min,max,n
-labels=$(awk '{ printf "%s ", $1 }' "$out/kernels.txt")
-sort -t, -k3,3 -k4,4 -k5,5 -k2,2 -k6,6g "$out/raw.csv" | awk -F, '
-	{ m = $3 "," $4 "," $5 "," $2; v[m, ++n[m]] = $6; if (!(m in seen)) { seen[m] = 1; order[++nm] = m } }
-	END {
-		print "workload,phase,key,kernel,median,min,max,n"
-		for (i = 1; i <= nm; i++) {
-			m = order[i]; c = n[m]
-			med = (c % 2) ? v[m, (c + 1) / 2] : (v[m, c / 2] + v[m, c / 2 + 1]) / 2
-			print m "," med "," v[m, 1] "," v[m, c] "," c
-		}
-	}' > "$out/compare.csv.tmp"
-# The sort above orders values numerically within a metric, so min/max
-# and median are right; re-sort the rows by metric for reading.
-{ head -n 1 "$out/compare.csv.tmp"; tail -n +2 "$out/compare.csv.tmp" | sort -t, -k1,1 -k2,2V -k3,3 -k4,4V; } > "$out/compare.csv"
-rm -f "$out/compare.csv.tmp"
-
-compare_md "$out/compare.csv" "$labels" "$out/kernels.txt" > "$out/compare.md"
-compare_plots "$out" "$labels"
+compare_report "$out"
 cat "$out/compare.md"
 progress "results in $out"
 [ -z "$failed" ] || die "failing boots:$failed (figures kept, see $out)"

@@ -10,6 +10,9 @@ need_cmd make gcc ccache flex bison bc
 
 t=$("$VX_ROOT/scripts/tree.sh")
 n=$(series_point)
+# The build must be of the point it is named after.
+[ "$(git -C "$t" rev-parse HEAD)" = "$(git -C "$t" rev-parse "vx-point-$n^{commit}")" ] ||
+	die "$t is not checked out at series point $n (another run moved it?)"
 id=$(kernel_id "$n")
 k=$(kernel_dir "$id")
 b=$(build_dir)
@@ -38,13 +41,28 @@ if [ "$(cat "$b/.vx-cfg" 2>/dev/null || true)" != "$(config_hash)" ]; then
 	# shellcheck disable=SC2046
 	run_logged "$blog" sh "$t/scripts/kconfig/merge_config.sh" -m -O "$b" "$b/.config" $(config_fragments)
 	run_logged "$blog" mk olddefconfig
-	# merge_config only warns when Kconfig drops an option: we fail.
-	lost=$(config_fragments | xargs cat | grep -E '^CONFIG_[A-Z0-9_]+=' | while read -r opt; do
+	# merge_config only warns when Kconfig drops an option: we fail,
+	# unless this tree's Kconfig has no such option at all (the fragments
+	# serve several trees): that is reported and kept in the identity.
+	# When a fragment sets an option twice, the last setting counts.
+	lost="" dropped=""
+	for opt in $(config_fragments | xargs cat | grep -E '^CONFIG_[A-Z0-9_]+=' |
+		awk -F= '{ v[$1] = $0; if (!($1 in o)) o[$1] = ++n; k[o[$1]] = $1 }
+			END { for (i = 1; i <= n; i++) print v[k[i]] }'); do
 		case $opt in
-		*=n) ! grep -q "^${opt%=n}=" "$b/.config" || echo "$opt" ;;
-		*) grep -qx -F "$opt" "$b/.config" || echo "$opt" ;;
-		esac; done)
-	[ -z "$lost" ] || die "options the fragments ask for are not in .config (unmet dependencies?): $lost"
+		*=n) ! grep -q "^${opt%=n}=" "$b/.config" && continue ;;
+		*) grep -qx -F "$opt" "$b/.config" && continue ;;
+		esac
+		name=${opt%%=*}
+		if grep -rqs --include='Kconfig*' -E "^[[:space:]]*(menu)?config ${name#CONFIG_}\$" "$t"; then
+			lost="$lost $opt"
+		else
+			dropped="$dropped ${name#CONFIG_}"
+		fi
+	done
+	[ -z "$lost" ] || die "options the fragments ask for are not in .config (unmet dependencies?):$lost"
+	[ -z "$dropped" ] || log "not in $(ksrc_version)'s Kconfig, dropped:$dropped"
+	echo "${dropped# }" > "$b/.vx-dropped"
 	config_hash > "$b/.vx-cfg"
 fi
 
@@ -85,6 +103,7 @@ ext_modules "$t" "$b" "$k.tmp/modules"
 	echo "commit=$(git -C "$t" rev-parse HEAD)"
 	echo "variant=$(variant)"
 	echo "config_hash=$(config_hash)"
+	echo "config_dropped=$(cat "$b/.vx-dropped" 2>/dev/null || true)"
 	echo "kernelrelease=$(cat "$b/include/config/kernel.release")"
 	echo "build_seconds=$(( $(date +%s) - start ))"
 } > "$k.tmp/identity"

@@ -5,6 +5,7 @@ set -eu
 . "$(dirname "$0")/lib/common.sh"
 . "$VX_ROOT/scripts/lib/guest.sh"
 . "$VX_ROOT/scripts/lib/tests.sh"
+. "$VX_ROOT/scripts/lib/report.sh"
 S=$VX_ROOT/scripts
 ok()  { t_pass "selftest: $*"; }
 bad() { t_fail "selftest: $*"; }
@@ -41,6 +42,27 @@ printf '@@VX EXPECT-WARN begin\n[ 1.0] WARNING: CPU: 0 PID: 1 at mm/vmalloc.c:9 
 printf '@@VX EXPECT-WARN begin\n[ 1.0] BUG: unable to handle page fault\n@@VX EXPECT-WARN end\n' > "$tmp/xbug.log"
 [ -n "$(splats "$tmp/xbug.log")" ] && ok "splat detector finds a BUG among expected WARNs" ||
 	bad "splat detector missed a BUG among expected WARNs"
+
+# The compare report: medians, x_floor (a case over the floor case of the
+# same kernel, pages and threads), ratios, labels.
+c=$tmp/cmp; mkdir -p "$c/k1" "$c/k2"
+printf 'id=a\npoint=0 stock\nconfig_dropped=\n' > "$c/k1/identity"
+printf 'id=b\npoint=10 0002-xfs\nconfig_dropped=FOO\n' > "$c/k2/identity"
+printf 'stock-6.1 linux-source-6.1 0 %s\nfull linux-source-6.1 10 %s\n' "$c/k1" "$c/k2" > "$c/kernels.txt"
+echo "compare.sh test" > "$c/command"
+for r in 1 2 3; do
+	echo "$r,stock-6.1,vmapbench,vm_map_ram-p4-t1,ns_per_op,$((3000 + r))"
+	echo "$r,stock-6.1,vmapbench,floor-p4-t1,ns_per_op,1500"
+	echo "$r,full,vmapbench,vm_map_ram-p4-t1,ns_per_op,$((1500 + r))"
+	echo "$r,full,vmapbench,floor-p4-t1,ns_per_op,1000"
+done > "$c/raw.csv"
+compare_report "$c" > "$tmp/cmp.out" 2>&1 || true
+grep -q '^vmapbench,vm_map_ram-p4-t1,x_floor,stock-6.1,2.00,' "$c/compare.csv" &&
+	grep -q '^vmapbench,vm_map_ram-p4-t1,ns_per_op,full,1502,1501,1503,3$' "$c/compare.csv" &&
+	ok "compare: medians and x_floor" || bad "compare: medians and x_floor: $(head -c 300 "$c/compare.csv")"
+grep -q '| vm_map_ram-p4-t1 | 0.50 |' "$c/compare.md" && grep -q 'full / stock-6.1' "$c/compare.md" &&
+	grep -q '| full | linux-source-6.1 | 10 0002-xfs | k2 | FOO |' "$c/kernels.md" &&
+	ok "compare: versus table and kernel labels" || bad "compare: versus table and kernel labels"
 
 if [ -n "${1:-}" ]; then
 	# A guest that hangs is killed at its timeout and reported as such.

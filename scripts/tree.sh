@@ -1,7 +1,8 @@
 #!/bin/sh
 # Extract the kernel tree (cached, keyed by package version) into a git
 # repository outside the project, apply patches/series as one commit per
-# patch, and check out the series point SERIES selects.
+# patch, and check out the series point SERIES selects.  At stock (SERIES=
+# stock) the series is not applied, so any tree can be built at stock.
 # Prints the tree path on stdout.
 set -eu
 . "$(dirname "$0")/lib/common.sh"
@@ -62,9 +63,16 @@ apply_series() {
 	g config vx.serieskey "$key"
 }
 
+# A bad SERIES is refused before the tree is touched.
+point=$(series_point)
 [ -f "$t/Makefile" ] && g rev-parse -q --verify vx-stock >/dev/null || extract
-apply_series
-n=$(series_point)
+if [ "$point" = 0 ]; then
+	# Stock needs no series: other trees (KSRC=linux-source-6.12), which
+	# the series is not made for, can be built and compared at stock.
+	g rev-parse -q --verify vx-point-0 >/dev/null || g tag vx-point-0 vx-stock
+else
+	apply_series
+fi
 # Checking out only rewrites files that differ, so builds stay incremental.
-g checkout -q --detach "vx-point-$n"
+g checkout -q --detach "vx-point-$point"
 echo "$t"
