@@ -8,7 +8,10 @@
 # around the whole insmod (module load and unload included).  One test,
 # vmapbench:check: every case ran and the module reported no failure.
 # Command line: vx.vbthreads=1,2,4,8 vx.vbsizes=1,4,16,64,65 vx.vbloops=5000
-# vx.vbmode=both|vm_map_ram|vmap vx.vbinject=1 (the check must then fail).
+# vx.vbmode=all|both|LIST (all, the default: vm_map_ram, vmap and floor,
+# the same loop with PTE writes only, the page table cost; both: the
+# first two; or a comma list of them), vx.vbinject=1 (the check must then
+# fail).
 # usage: vmapbench
 # reports: TEST vmapbench:check; RESULT vmapbench phase=API-pP-tT ns_per_op=
 #   min= max= tlb_per_1000= cal_per_1000= ... vs_* (vmap/stats changes)
@@ -52,8 +55,10 @@ ko=/lib/modules/vmap_bench.ko
 vbthreads=$(cmdarg vx.vbthreads); vbsizes=$(cmdarg vx.vbsizes)
 vbloops=$(cmdarg vx.vbloops); vbmode=$(cmdarg vx.vbmode)
 vbinject=$(cmdarg vx.vbinject)
-case ${vbmode:-both} in
+case ${vbmode:-all} in
+all)  vbmode="vm_map_ram vmap floor" ;;
 both) vbmode="vm_map_ram vmap" ;;
+*)    vbmode=$(echo "$vbmode" | tr ',' ' ') ;;
 esac
 ncases=0 nbad=0
 # Warm up, unmeasured: under TCG the first pass through the vmap

@@ -40,6 +40,20 @@
  * insmod retries a failed finit_module() with init_module(), which would
  * run every case twice (it still does so after a failure).
  *
+ * mode=floor (x86 only) is the same loop without the vmap layer: the
+ * page table cost of the operation on this kernel, which the other modes
+ * are compared with (x_floor).  Each thread reserves, once, an area of
+ * VB_FLOOR_RING slots of pages= pages with vmap(), and finds the PTEs of
+ * its pages (lookup_address()).  An iteration takes the next slot, writes
+ * the slot's PTEs for the iteration's pages, touches and checks them as
+ * above, and clears the PTEs: no allocator, no lock, no global flush.
+ * The PTEs are not global, so that one CR3 reload, every VB_FLOOR_RING
+ * iterations before a slot comes round again, drops this CPU's stale TLB
+ * entries for all slots; that is the local invalidation correctness
+ * needs.  (An invlpg per page would be the literal equivalent; under
+ * QEMU's TCG each invlpg flushes the whole software TLB, which would make
+ * the floor slower than the layers it is a floor for.)
+ *
  * Test knob: inject_corruption=1 makes thread 0 write one wrong word half
  * way through every case; the check must then report a FAIL per case.
  */
@@ -66,6 +80,13 @@
 #include <asm/hardirq.h>
 #define VB_HAVE_IPIS 1
 #endif
+#ifdef CONFIG_X86
+#include <asm/pgtable.h>
+#include <asm/special_insns.h>
+#define VB_HAVE_FLOOR 1
+#endif
+
+#define VB_FLOOR_RING	64	/* floor slots: one CR3 reload per round */
 
 #define VB_MAX_LIST	16	/* entries in threads= and sizes= */
 #define VB_MAX_PAGES	1024	/* largest sizes= entry */
@@ -90,18 +111,19 @@ MODULE_PARM_DESC(loops, "Iterations per thread and case (default: 10000)");
 
 static char *mode = "both";
 module_param(mode, charp, 0444);
-MODULE_PARM_DESC(mode, "API to measure: vm_map_ram, vmap or both (default: both)");
+MODULE_PARM_DESC(mode, "What to measure: both (vm_map_ram, vmap), all (both and floor) or a list of vm_map_ram, vmap, floor (default: both)");
 
 static bool inject_corruption;
 module_param(inject_corruption, bool, 0444);
 MODULE_PARM_DESC(inject_corruption,
 		 "Test the check: thread 0 writes one wrong word per case (default: 0)");
 
-enum vb_api { VB_VM_MAP_RAM, VB_VMAP, VB_NR_APIS };
+enum vb_api { VB_VM_MAP_RAM, VB_VMAP, VB_FLOOR, VB_NR_APIS };
 
 static const char * const vb_api_name[VB_NR_APIS] = {
 	[VB_VM_MAP_RAM]	= "vm_map_ram",
 	[VB_VMAP]	= "vmap",
+	[VB_FLOOR]	= "floor",
 };
 
 struct vb_case;
@@ -114,6 +136,8 @@ struct vb_thread {
 	struct page **pages;	/* the thread's pages, in allocation order */
 	struct page **order;	/* the same, rotated for one iteration */
 	void *check;		/* long-lived vmap() of pages */
+	void *floor;		/* mode=floor: VB_FLOOR_RING slots of pages */
+	pte_t **ptes;		/* ... and their PTEs */
 	unsigned int done;	/* iterations completed */
 	u64 ns;
 	unsigned long failures;
@@ -172,6 +196,10 @@ static void vb_teardown(struct vb_thread *t)
 
 	if (t->check)
 		vunmap(t->check);
+	/* Its PTEs may map other pages now: vunmap() clears whatever is there. */
+	if (t->floor)
+		vunmap(t->floor);
+	kfree(t->ptes);
 	if (t->pages) {
 		for (i = 0; i < t->c->nr_pages; i++)
 			if (t->pages[i])
@@ -180,6 +208,77 @@ static void vb_teardown(struct vb_thread *t)
 	kfree(t->pages);
 	kfree(t->order);
 }
+
+#ifdef VB_HAVE_FLOOR
+/* Reserve the floor's slots and find their PTEs (see mode=floor above). */
+static int vb_floor_setup(struct vb_thread *t)
+{
+	unsigned int n = t->c->nr_pages * VB_FLOOR_RING, i, level;
+	struct page **fill;
+
+	/* Any pages will do to get the page tables: the thread's own. */
+	fill = kcalloc(n, sizeof(*fill), GFP_KERNEL);
+	t->ptes = kcalloc(n, sizeof(*t->ptes), GFP_KERNEL);
+	if (!fill || !t->ptes) {
+		kfree(fill);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++)
+		fill[i] = t->pages[i % t->c->nr_pages];
+	t->floor = vmap(fill, n, VM_MAP, PAGE_KERNEL);
+	kfree(fill);
+	if (!t->floor)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		t->ptes[i] = lookup_address((unsigned long)t->floor + i * PAGE_SIZE,
+					    &level);
+		if (!t->ptes[i] || level != PG_LEVEL_4K)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/* Map the iteration's pages at the slot for @iter: PTE writes only. */
+static void *vb_floor_map(struct vb_thread *t, unsigned int iter)
+{
+	unsigned int n = t->c->nr_pages, j;
+	pte_t **ptes = t->ptes + (iter % VB_FLOOR_RING) * n;
+	pgprot_t prot = __pgprot(pgprot_val(PAGE_KERNEL) & ~_PAGE_GLOBAL);
+
+	for (j = 0; j < n; j++)
+		set_pte(ptes[j], mk_pte(t->order[j], prot));
+	return t->floor + (size_t)(iter % VB_FLOOR_RING) * n * PAGE_SIZE;
+}
+
+static void vb_floor_unmap(struct vb_thread *t, unsigned int iter, void *addr)
+{
+	unsigned int n = t->c->nr_pages, j;
+	pte_t **ptes = t->ptes + (iter % VB_FLOOR_RING) * n;
+
+	for (j = 0; j < n; j++)
+		pte_clear(&init_mm, (unsigned long)addr + j * PAGE_SIZE, ptes[j]);
+	/* Before slot 0 comes round again: drop every slot's TLB entries. */
+	if (iter % VB_FLOOR_RING == VB_FLOOR_RING - 1) {
+		preempt_disable();
+		native_write_cr3(__native_read_cr3());
+		preempt_enable();
+	}
+}
+#else
+static int vb_floor_setup(struct vb_thread *t)
+{
+	return -EOPNOTSUPP;
+}
+
+static void *vb_floor_map(struct vb_thread *t, unsigned int iter)
+{
+	return NULL;
+}
+
+static void vb_floor_unmap(struct vb_thread *t, unsigned int iter, void *addr)
+{
+}
+#endif
 
 static int vb_setup(struct vb_thread *t)
 {
@@ -198,6 +297,8 @@ static int vb_setup(struct vb_thread *t)
 	t->check = vmap(t->pages, n, VM_MAP, PAGE_KERNEL);
 	if (!t->check)
 		return -ENOMEM;
+	if (t->c->api == VB_FLOOR)
+		return vb_floor_setup(t);
 	return 0;
 }
 
@@ -237,6 +338,8 @@ static void vb_loop(struct vb_thread *t)
 
 		if (c->api == VB_VM_MAP_RAM)
 			addr = vm_map_ram(t->order, n, NUMA_NO_NODE);
+		else if (c->api == VB_FLOOR)
+			addr = vb_floor_map(t, iter);
 		else
 			addr = vmap(t->order, n, VM_MAP, PAGE_KERNEL);
 		if (!addr) {
@@ -261,6 +364,8 @@ static void vb_loop(struct vb_thread *t)
 
 		if (c->api == VB_VM_MAP_RAM)
 			vm_unmap_ram(addr, n);
+		else if (c->api == VB_FLOOR)
+			vb_floor_unmap(t, iter, addr);
 		else
 			vunmap(addr);
 		t->done++;
@@ -421,20 +526,43 @@ stop:
 	return ret;
 }
 
+/*
+ * mode=: "both" (vm_map_ram and vmap), "all" (both and floor) or a comma
+ * separated list of vm_map_ram, vmap, floor.
+ */
 static int vb_parse_mode(bool *run)
 {
-	if (!strcmp(mode, "both")) {
+	char *list, *p, *name;
+	enum vb_api api;
+	int err = 0;
+
+	if (!strcmp(mode, "both") || !strcmp(mode, "all")) {
 		run[VB_VM_MAP_RAM] = true;
 		run[VB_VMAP] = true;
-	} else if (!strcmp(mode, vb_api_name[VB_VM_MAP_RAM])) {
-		run[VB_VM_MAP_RAM] = true;
-	} else if (!strcmp(mode, vb_api_name[VB_VMAP])) {
-		run[VB_VMAP] = true;
-	} else {
-		pr_err("mode=%s: want vm_map_ram, vmap or both\n", mode);
-		return -EINVAL;
+		run[VB_FLOOR] = !strcmp(mode, "all") && IS_ENABLED(VB_HAVE_FLOOR);
+		return 0;
 	}
-	return 0;
+	list = kstrdup(mode, GFP_KERNEL);
+	if (!list)
+		return -ENOMEM;
+	p = list;
+	while ((name = strsep(&p, ",")) && !err) {
+		for (api = 0; api < VB_NR_APIS; api++)
+			if (!strcmp(name, vb_api_name[api]))
+				break;
+		if (api == VB_NR_APIS) {
+			pr_err("mode=%s: want both, all, or a list of vm_map_ram, vmap, floor\n",
+			       mode);
+			err = -EINVAL;
+		} else if (api == VB_FLOOR && !IS_ENABLED(VB_HAVE_FLOOR)) {
+			pr_err("mode=floor: only on x86\n");
+			err = -EINVAL;
+		} else {
+			run[api] = true;
+		}
+	}
+	kfree(list);
+	return err;
 }
 
 static int vb_check_params(void)
