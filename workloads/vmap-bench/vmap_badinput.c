@@ -11,6 +11,18 @@
  *
  * Every eighth cycle also vmalloc()s and vfree()s as many pages.
  *
+ * Two cases race two kthreads (race_ops= rounds each, 64-page mappings,
+ * so that a block dies every 16 rounds):
+ * - race_double_unmap: both unmap the same mapping at once, and one of
+ *   them also calls vm_unmap_aliases(), which purges the area of a block
+ *   that died: the losing unmap must be refused, whatever state the
+ *   block is in (KASAN reports a use of a freed area);
+ * - race_aliases_flushed: one thread maps, writes and unmaps while the
+ *   other calls vm_unmap_aliases() in a loop; every region unmapped
+ *   before a vm_unmap_aliases() call began must be unreachable once it
+ *   returned, also through the TLB of the CPU that wrote it (probed with
+ *   copy_from_kernel_nofault(), where no PTE maps it any more).
+ *
  * With allow_nomem=1 (fault injection: failslab, fail_page_alloc) a
  * vm_map_ram() or vmalloc() that returns NULL is counted, not a failure,
  * and the module marks its own task make-it-fail while the cycles run
@@ -30,9 +42,12 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/numa.h>
-#include <linux/prandom.h>
+#include <linux/random.h>
 #include <linux/sched.h>
 #include <linux/fault-inject.h>
+#include <linux/completion.h>
+#include <linux/kthread.h>
+#include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 
 #define NPAGES	66	/* enough for a vm_map_ram() past VMAP_MAX_ALLOC */
@@ -48,6 +63,10 @@ MODULE_PARM_DESC(allow_nomem, "count NULL from vm_map_ram()/vmalloc() instead of
 static bool only_ops;
 module_param(only_ops, bool, 0444);
 MODULE_PARM_DESC(only_ops, "skip the bad-input cases");
+
+static unsigned int race_ops = 5000;
+module_param(race_ops, uint, 0444);
+MODULE_PARM_DESC(race_ops, "rounds of each race case");
 
 static struct page *pages[NPAGES];
 static int ncases, nfailures;
@@ -143,13 +162,162 @@ static void case_addresses(void)
 	}
 }
 
+/* ---- races between two kthreads ---------------------------------------- */
+
+#define RACE_PAGES	64	/* VMAP_MAX_ALLOC on 64 bit: 16 per block */
+
+struct race {
+	struct completion go, done;
+	void *volatile p;		/* the mapping of this round */
+	bool stop;
+	/* race_aliases_flushed */
+	atomic_long_t unmapped;		/* rounds whose unmap returned */
+	atomic_long_t flushed;		/* all of them before this are flushed */
+};
+
+static int race_unmap_thread(void *arg)
+{
+	struct race *r = arg;
+
+	for (;;) {
+		wait_for_completion(&r->go);
+		if (READ_ONCE(r->stop))
+			break;
+		vm_unmap_ram(r->p, RACE_PAGES);
+		vm_unmap_aliases();
+		complete(&r->done);
+	}
+	complete(&r->done);
+	return 0;
+}
+
+/*
+ * Start @fn on another CPU (the next online one) with @r; on failure the
+ * case @name fails.  Returns whether it started.
+ */
+static bool race_start(int (*fn)(void *), struct race *r, const char *name)
+{
+	struct task_struct *t;
+	int cpu = cpumask_next(smp_processor_id(), cpu_online_mask);
+
+	if (cpu >= nr_cpu_ids)
+		cpu = cpumask_first(cpu_online_mask);
+	init_completion(&r->go);
+	init_completion(&r->done);
+	t = kthread_create(fn, r, "vmap_race");
+	if (IS_ERR(t)) {
+		report(name, false, "kthread_create failed");
+		return false;
+	}
+	if (cpu != smp_processor_id())
+		kthread_bind(t, cpu);
+	wake_up_process(t);
+	return true;
+}
+
+static void case_race_double_unmap(void)
+{
+	struct race r = { };
+	unsigned int i;
+
+	if (!race_start(race_unmap_thread, &r, "race_double_unmap"))
+		return;
+	for (i = 0; i < race_ops; i++) {
+		r.p = vm_map_ram(pages, RACE_PAGES, NUMA_NO_NODE);
+		if (!r.p)
+			break;
+		complete(&r.go);
+		vm_unmap_ram(r.p, RACE_PAGES);
+		wait_for_completion(&r.done);
+		cond_resched();
+	}
+	WRITE_ONCE(r.stop, true);
+	complete(&r.go);
+	wait_for_completion(&r.done);
+	report("race_double_unmap", i == race_ops, "vm_map_ram failed");
+}
+
+static int race_flush_thread(void *arg)
+{
+	struct race *r = arg;
+	long n;
+
+	while (!READ_ONCE(r->stop)) {
+		n = atomic_long_read(&r->unmapped);
+		vm_unmap_aliases();
+		atomic_long_set(&r->flushed, n);
+		cond_resched();
+	}
+	complete(&r->done);
+	return 0;
+}
+
+#define RACE_RING	64
+static unsigned long addr[RACE_RING];	/* the last regions unmapped */
+static long seq[RACE_RING];		/* and the rounds they were in */
+
+static void case_race_aliases_flushed(void)
+{
+	long checked = 0, n, probes = 0, stale = 0;
+	struct race r = { };
+	unsigned int i, j, k;
+	void *p;
+	u32 v;
+
+	if (!race_start(race_flush_thread, &r, "race_aliases_flushed"))
+		return;
+	for (i = 0; i < race_ops; i++) {
+		p = vm_map_ram(pages, RACE_PAGES, NUMA_NO_NODE);
+		if (!p)
+			break;
+		for (j = 0; j < RACE_PAGES; j++)
+			*(u32 *)(p + j * PAGE_SIZE) = i;
+		vm_unmap_ram(p, RACE_PAGES);
+		addr[i % RACE_RING] = (unsigned long)p;
+		seq[i % RACE_RING] = i + 1;
+		atomic_long_set(&r.unmapped, i + 1);
+
+		/*
+		 * Each region unmapped before the last completed
+		 * vm_unmap_aliases() began, and not mapped again since, must
+		 * be gone from this CPU's TLB too.  An address that something
+		 * maps again (a later round, or anybody once the block died
+		 * and was purged) is skipped.
+		 */
+		n = atomic_long_read(&r.flushed);
+		for (k = 0; k < RACE_RING && k <= i; k++) {
+			unsigned int e = (i - k) % RACE_RING;
+
+			if (seq[e] > n || seq[e] <= checked)
+				continue;
+			for (j = 0; j < k; j++)
+				if (addr[(i - j) % RACE_RING] == addr[e])
+					break;
+			if (j < k || vmalloc_to_page((void *)addr[e]))
+				continue;
+			probes++;
+			if (!copy_from_kernel_nofault(&v, (void *)addr[e], sizeof(v)))
+				stale++;
+		}
+		checked = max(checked, n);
+		cond_resched();
+	}
+	WRITE_ONCE(r.stop, true);
+	wait_for_completion(&r.done);
+	pr_info("race_aliases_flushed: rounds=%u probes=%ld stale=%ld\n", i,
+		probes, stale);
+	report("race_aliases_flushed", i == race_ops && !stale,
+	       stale ? "a region was still reachable after vm_unmap_aliases()" :
+	       "vm_map_ram failed");
+}
+
 static void ordinary_ops_loop(void)
 {
 	unsigned int i, n;
 	void *p;
 
 	for (i = 0; i < ops; i++) {
-		n = 1 + prandom_u32_max(16);
+		n = 1 + get_random_u32_below(16);
 		if (i % 8 == 0) {
 			p = vmalloc(n * PAGE_SIZE);
 			if (p) {
@@ -207,10 +375,15 @@ static int __init vmap_badinput_init(void)
 	if (!only_ops) {
 		case_counts();
 		case_unmap("unmap_wrong_count_small", 4, 2, 0);
+		case_unmap("unmap_wrong_count_same_order", 4, 3, 0);
+		case_unmap("unmap_wrong_count_same_order_more", 3, 4, 0);
+		case_unmap("unmap_wrong_count_smaller_order", 8, 4, 0);
 		case_unmap("unmap_wrong_count_large", 65, 66, 0);
 		case_unmap("unmap_twice_small", 4, 4, 1);
 		case_unmap("unmap_twice_large", 65, 65, 1);
 		case_addresses();
+		case_race_double_unmap();
+		case_race_aliases_flushed();
 	}
 	ordinary_ops();
 
