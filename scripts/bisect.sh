@@ -28,8 +28,10 @@ step() {
 		verdict=good; [ "$rc" = 0 ] || verdict=bad
 	else
 		d=$(sed -n 's/.*run.sh: results: //p' "$slog" | head -n 1)
-		v=$(echo "$BISECT_METRIC" | awk -F/ '{ print $1 "," $2 "," $3 }' |
-			{ read -r m; grep -F ",$m," "$d/results.csv" 2>/dev/null | head -n 1 | cut -d, -f5; })
+		v=$(echo "$BISECT_METRIC" | awk -F/ '{ print $1, $2, $3 }' | {
+			read -r w ph m
+			awk -F, -v w="$w" -v p="$ph" -v m="$m" '$1 == w && $2 == p && $3 == m { print $4; exit }' \
+				"$d/results.csv" 2>/dev/null; })
 		[ -n "$v" ] || { log "point $p: no $BISECT_METRIC in $d/results.csv: skipped"; exit 125; }
 		verdict=$(awk -v v="$v" -v a="${BISECT_ABOVE:-}" -v b="${BISECT_BELOW:-}" 'BEGIN {
 			bad = (a != "" && v + 0 > a + 0) || (b != "" && v + 0 < b + 0)

@@ -58,7 +58,7 @@ entries() {
 		esac
 		case $_p in full) _p=$_n ;; esac
 		_p=$(SERIES=$_p series_point)
-		_ver=$(echo "$_ksrc" | sed 's/^linux-source-//')
+		_ver=$(basename "$_ksrc" | sed 's/^linux-source-//; s/\.tar\..*//')
 		if [ "$_ksrc" != "$KSRC" ] && [ "$_p" != 0 ]; then
 			die "POINTS entry '$_e': only stock can be built from $_ksrc (the series is made for $KSRC)"
 		fi
@@ -67,9 +67,12 @@ entries() {
 		elif [ "$_p" = "$_n" ]; then _l=full
 		else _l=p$_p
 		fi
+		case " $_seen " in *" $_l "*) continue ;; esac
+		_seen="$_seen $_l"
 		echo "$_ksrc $_p $_l"
-	done | awk '!seen[$3]++'
+	done
 }
+_seen=""
 entries > "${TMPDIR:-/tmp}/vx-entries.$$"
 trap 'rm -f "${TMPDIR:-/tmp}/vx-entries.$$"' EXIT
 
@@ -81,8 +84,8 @@ progress "results: $out"
 : > "$out/kernels.txt"
 while read -r ksrc p label; do
 	progress "building $label ($ksrc, point $p)"
-	KSRC=$ksrc "$VX_ROOT/scripts/deps.sh"
-	k=$(KSRC=$ksrc SERIES=$p "$VX_ROOT/scripts/kernel.sh")
+	KSRC=$ksrc "$VX_ROOT/scripts/deps.sh" </dev/null
+	k=$(KSRC=$ksrc SERIES=$p "$VX_ROOT/scripts/kernel.sh" </dev/null)
 	echo "$label $ksrc $p $k" >> "$out/kernels.txt"
 done < "${TMPDIR:-/tmp}/vx-entries.$$"
 

@@ -54,7 +54,7 @@ if [ "$(cat "$b/.vx-cfg" 2>/dev/null || true)" != "$(config_hash)" ]; then
 		*) grep -qx -F "$opt" "$b/.config" && continue ;;
 		esac
 		name=${opt%%=*}
-		if grep -rqs --include='Kconfig*' -E "^[[:space:]]*(menu)?config ${name#CONFIG_}\$" "$t"; then
+		if grep -rqs --include='Kconfig*' -E "^[[:space:]]*(menu)?config ${name#CONFIG_}([[:space:]]|\$)" "$t"; then
 			lost="$lost $opt"
 		else
 			dropped="$dropped ${name#CONFIG_}"

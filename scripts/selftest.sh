@@ -29,6 +29,9 @@ expect_error "unknown PLAN step is refused before any build" "no guest step 'no-
 expect_error "PLAN naming a missing workload is refused" "names no workload" \
 	env PLAN=wl:no-such-workload "$S/run.sh" check
 
+expect_error "compare refuses a POINTS entry it cannot build" "only stock can be built" \
+	env POINTS="stock 6.12:3" PLAN=vmalloc "$S/compare.sh"
+
 # The splat detector must see a splat (and nothing in a clean log).
 printf '[ 1.0] WARNING: CPU: 0 PID: 1 at mm/vmalloc.c:123 foo\n' > "$tmp/splat.log"
 printf '[ 1.0] vmalloc error: size 4096, vm_struct allocation failed\n' > "$tmp/clean.log"
@@ -57,7 +60,7 @@ for r in 1 2 3; do
 	echo "$r,full,vmapbench,floor-p4-t1,ns_per_op,1000"
 done > "$c/raw.csv"
 compare_report "$c" > "$tmp/cmp.out" 2>&1 || true
-grep -q '^vmapbench,vm_map_ram-p4-t1,x_floor,stock-6.1,2.00,' "$c/compare.csv" &&
+grep -q '^vmapbench,vm_map_ram-p4-t1,x_floor,stock-6.1,2,' "$c/compare.csv" &&
 	grep -q '^vmapbench,vm_map_ram-p4-t1,ns_per_op,full,1502,1501,1503,3$' "$c/compare.csv" &&
 	ok "compare: medians and x_floor" || bad "compare: medians and x_floor: $(head -c 300 "$c/compare.csv")"
 grep -q '| vm_map_ram-p4-t1 | 0.50 |' "$c/compare.md" && grep -q 'full / stock-6.1' "$c/compare.md" &&

@@ -56,7 +56,7 @@ run_summary() {
 			u = ($3 == "files_per_s") ? " files/s" : " " $3
 			thr[w] = thr[w] sprintf("%s%s %d%s", thr[w] ? ", " : "", $2, $4, u)
 		}
-		if ($3 == "ns_per_op" && w == "vmapbench") {
+		if ($3 == "ns_per_op" && w == "vmapbench" && $2 !~ /^floor-/) {
 			nc[w]++; if (!(w in lo) || $4 + 0 < lo[w]) lo[w] = $4 + 0
 			if ($4 + 0 > hi[w]) hi[w] = $4 + 0
 		}

@@ -7,6 +7,10 @@
 # and reclaimed; kernels without vmap/stats show "-").
 VX_METRICS='ns_per_op|x_floor|tlb_per_1000|cal_per_1000|usec|files_per_s|read_iops|write_iops|tlb_ipis|cal_ipis|vs_purges|vs_tlb_flushes|vs_vm_map_ram_block|vs_vm_map_ram_area|vs_blocks_new|vs_blocks_reclaimed'
 
+# fmtn(v) in awk: integers as they are, other numbers with two decimals (not
+# awk's %.6g, which turns 37388000 into 3.7388e+07).
+VX_AWK_FMT='function fmtn(v) { return (v == int(v)) ? sprintf("%d", v) : sprintf("%.2f", v) }'
+
 # compare_csv DIR: DIR/compare.csv (workload,phase,key,kernel,median,min,
 # max,n) from DIR/raw.csv (round,kernel,workload,phase,key,value).  Derived
 # rows: vmapbench x_floor, a case's ns_per_op over the floor case of the
@@ -24,12 +28,13 @@ compare_csv() {
 			}
 		}' "$1/raw.csv" |
 	sort -t, -k3,3 -k4,4 -k5,5 -k2,2 -k6,6g | awk -F, '
+	'"$VX_AWK_FMT"'
 	{ m = $3 "," $4 "," $5 "," $2; v[m, ++n[m]] = $6; if (!(m in seen)) { seen[m] = 1; order[++nm] = m } }
 	END {
 		for (i = 1; i <= nm; i++) {
 			m = order[i]; c = n[m]
 			med = (c % 2) ? v[m, (c + 1) / 2] : (v[m, c / 2] + v[m, c / 2 + 1]) / 2
-			print m "," med "," v[m, 1] "," v[m, c] "," c
+			print m "," fmtn(med) "," fmtn(v[m, 1]) "," fmtn(v[m, c]) "," c
 		}
 	}' | sort -t, -k1,1 -k2,2V -k3,3 -k4,4V > "$1/compare.csv.tmp"
 	{ echo "workload,phase,key,kernel,median,min,max,n"; cat "$1/compare.csv.tmp"; } > "$1/compare.csv"
@@ -37,10 +42,11 @@ compare_csv() {
 }
 
 # summary_table CSV "LABELS" WORKLOAD METRIC: one row per phase, one column
-# per kernel: the median, its spread ((max - min) / median) and its ratio
+# per kernel: the median, its spread ((max - min) / 2 / median) and its ratio
 # to the first kernel's median.
 summary_table() {
 	awk -F, -v labels="$2" -v w="$3" -v metric="$4" '
+	'"$VX_AWK_FMT"'
 	$1 == w && $3 == metric {
 		if (!($2 in seen)) { seen[$2] = 1; order[++np] = $2 }
 		med[$2, $4] = $5; lo[$2, $4] = $6; hi[$2, $4] = $7; n = $8
@@ -55,7 +61,7 @@ summary_table() {
 			p = order[i]; printf "| %s |", p
 			for (j = 1; j <= nl; j++) {
 				if (!((p, L[j]) in med)) { printf " - |"; continue }
-				v = med[p, L[j]]; s = sprintf("%g", v)
+				v = med[p, L[j]]; s = fmtn(v)
 				if (v != 0 && hi[p, L[j]] != lo[p, L[j]])
 					s = s sprintf(" ±%d%%", (hi[p, L[j]] - lo[p, L[j]]) * 50 / v)
 				b = med[p, L[1]]
@@ -128,12 +134,16 @@ compare_md() {
 	fi
 	for _w in $(awk -F, '$3 == "files_per_s" || $3 ~ /_iops$/ { print $1 }' "$_c" | sort -u); do
 		echo; echo "## $_w: throughput"; echo
-		for _m in files_per_s read_iops write_iops; do summary_table "$_c" "$2" "$_w" "$_m"; done
+		for _m in files_per_s read_iops write_iops; do
+			grep -q "^$_w,[^,]*,$_m," "$_c" || continue
+			echo "$_m:"; echo; summary_table "$_c" "$2" "$_w" "$_m"; echo
+		done
 	done
 	echo; echo "## Every figure"; echo
 	echo "Median over rounds, (min-max) when they differ, and the change against $(echo "$2" | cut -d' ' -f1)."
 	echo
 	awk -F, -v labels="$2" -v metrics="^($VX_METRICS)\$" '
+	'"$VX_AWK_FMT"'
 	NR == 1 { next }
 	$3 ~ metrics {
 		m = $1 SUBSEP $2 SUBSEP $3
@@ -151,8 +161,8 @@ compare_md() {
 			for (j = 1; j <= nl; j++) {
 				if (!((m, L[j]) in med)) { printf " - |"; continue }
 				v = med[m, L[j]]
-				s = sprintf("%g", v)
-				if (lo[m, L[j]] != hi[m, L[j]]) s = s sprintf(" (%g-%g)", lo[m, L[j]], hi[m, L[j]])
+				s = fmtn(v)
+				if (lo[m, L[j]] != hi[m, L[j]]) s = s " (" fmtn(lo[m, L[j]]) "-" fmtn(hi[m, L[j]]) ")"
 				if (j > 1 && base != 0) s = s sprintf(" %+.1f%%", (v - base) * 100 / base)
 				else if (j > 1) s = s " n/a"
 				printf " %s |", s
