@@ -21,7 +21,10 @@
  *   other calls vm_unmap_aliases() in a loop; every region unmapped
  *   before a vm_unmap_aliases() call began must be unreachable once it
  *   returned, also through the TLB of the CPU that wrote it (probed with
- *   copy_from_kernel_nofault(), where no PTE maps it any more).
+ *   copy_from_kernel_nofault(), where no PTE maps it any more).  As a
+ *   control, the same probe right after each unmap, before any flush,
+ *   counts the stale entries it can see (control_stale_before_flush=;
+ *   0 on kernels that flush at unmap: the baseline, debug_pagealloc).
  *
  * With allow_nomem=1 (fault injection: failslab, fail_page_alloc) a
  * vm_map_ram() or vmalloc() that returns NULL is counted, not a failure,
@@ -258,7 +261,7 @@ static long seq[RACE_RING];		/* and the rounds they were in */
 
 static void case_race_aliases_flushed(void)
 {
-	long checked = 0, n, probes = 0, stale = 0;
+	long checked = 0, n, probes = 0, stale = 0, control = 0;
 	struct race r = { };
 	unsigned int i, j, k;
 	void *p;
@@ -273,6 +276,13 @@ static void case_race_aliases_flushed(void)
 		for (j = 0; j < RACE_PAGES; j++)
 			*(u32 *)(p + j * PAGE_SIZE) = i;
 		vm_unmap_ram(p, RACE_PAGES);
+		/*
+		 * The control: right after the unmap, before any flush, this
+		 * CPU's TLB still maps the region on a lazily flushing
+		 * kernel, and the probe must be able to see that.
+		 */
+		if (!vmalloc_to_page(p) && !copy_from_kernel_nofault(&v, p, sizeof(v)))
+			control++;
 		addr[i % RACE_RING] = (unsigned long)p;
 		seq[i % RACE_RING] = i + 1;
 		atomic_long_set(&r.unmapped, i + 1);
@@ -304,8 +314,8 @@ static void case_race_aliases_flushed(void)
 	}
 	WRITE_ONCE(r.stop, true);
 	wait_for_completion(&r.done);
-	pr_info("race_aliases_flushed: rounds=%u probes=%ld stale=%ld\n", i,
-		probes, stale);
+	pr_info("race_aliases_flushed: rounds=%u probes=%ld stale=%ld control_stale_before_flush=%ld\n",
+		i, probes, stale, control);
 	report("race_aliases_flushed", i == race_ops && !stale,
 	       stale ? "a region was still reachable after vm_unmap_aliases()" :
 	       "vm_map_ram failed");
