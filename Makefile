@@ -5,6 +5,7 @@
 #   CPUS=2 MEM=2G           guest size
 #   DEBUG=1                 add images/debug.config (lockdep, DEBUG_VM, ...)
 #   DEBUG=kasan             add images/kasan.config (KASAN, KASAN_VMALLOC)
+#   VARIANT=xfsdebug        add images/variants/NAME.config (XFS_DEBUG, ...)
 #   PLAN=...                guest steps, e.g. vmalloc,wl:dircreate
 #   ACCEL=auto|kvm|tcg      QEMU accelerator (auto probes KVM, falls back to TCG)
 #   VX_CACHE=~/.cache/vmapxfs  where trees, builds and kernels live
@@ -13,7 +14,7 @@
 #   VS=full                 make compare: the kernel of the "versus" table
 #   GOOD= BAD= BISECT_PLAN= BISECT_METRIC= BISECT_ABOVE= BISECT_BELOW=
 #                           make bisect: see scripts/bisect.sh
-export KSRC SERIES CPUS MEM DEBUG PLAN ACCEL VX_CACHE TIMEOUT
+export KSRC SERIES CPUS MEM DEBUG VARIANT PLAN ACCEL VX_CACHE TIMEOUT
 export POINTS REPEAT VS GOOD BAD BISECT_PLAN BISECT_METRIC BISECT_ABOVE BISECT_BELOW
 
 .PHONY: run test steps stress check deps tree kernel image boot selftest clean distclean \

@@ -84,7 +84,7 @@ fi_injected() { echo $((2000000 - $(cat $FI/failslab/times) - $(cat $FI/fail_pag
 
 # wl_load NAME: the workload's definition (workloads/NAME.wl).
 wl_load() {
-	WL_MKFS=""; WL_SETUP=""; WL_CMD=""; WL_PARSE=cat
+	WL_MKFS=""; WL_SETUP=""; WL_CMD=""; WL_PARSE=cat; WL_ERRORTAG=""
 	. "/workloads/$1.wl"
 }
 

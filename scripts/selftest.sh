@@ -29,6 +29,8 @@ expect_error "unknown PLAN step is refused before any build" "no guest step 'no-
 expect_error "PLAN naming a missing workload is refused" "names no workload" \
 	env PLAN=wl:no-such-workload "$S/run.sh" check
 
+expect_error "unknown VARIANT is refused" "no images/variants/nosuch.config" \
+	env VARIANT=nosuch "$S/kernel.sh"
 expect_error "compare refuses a POINTS entry it cannot build" "only stock can be built" \
 	env POINTS="stock 6.12:3" PLAN=vmalloc "$S/compare.sh"
 

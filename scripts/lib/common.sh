@@ -133,21 +133,36 @@ point_name() {
 
 # DEBUG=0: normal kernels; 1: lockdep, DEBUG_VM, fault injection...;
 # kasan: KASAN with KASAN_VMALLOC (images/kasan.config).
+# VARIANT="NAME ...": add images/variants/NAME.config after those, e.g.
+# xfsdebug (CONFIG_XFS_DEBUG, for XFS error injection); the variant's name
+# becomes e.g. normal+xfsdebug, with a build directory of its own.
+VARIANT=${VARIANT:-}
+for _x in $VARIANT; do
+	[ -f "$VX_ROOT/images/variants/$_x.config" ] || {
+		printf '%s: error: VARIANT=%s: no images/variants/%s.config (have: %s)\n' "$(basename "$0")" \
+			"$_x" "$_x" "$(ls "$VX_ROOT/images/variants" | sed 's/\.config$//' | tr '\n' ' ')" >&2
+		exit 2
+	}
+done
+
 variant() {
 	case $DEBUG in
-	0|"") echo normal ;;
-	1) echo debug ;;
-	kasan) echo kasan ;;
+	0|"") _v=normal ;;
+	1) _v=debug ;;
+	kasan) _v=kasan ;;
 	*) die "DEBUG=$DEBUG: use 0, 1 or kasan" ;;
 	esac
+	for _x in $VARIANT; do _v=$_v+$_x; done
+	echo "$_v"
 }
 
 config_fragments() {
 	echo "$VX_ROOT/images/guest.config"
-	case $(variant) in
-	debug) echo "$VX_ROOT/images/debug.config" ;;
+	case $DEBUG in
+	1) echo "$VX_ROOT/images/debug.config" ;;
 	kasan) echo "$VX_ROOT/images/kasan.config" ;;
 	esac
+	for _x in $VARIANT; do echo "$VX_ROOT/images/variants/$_x.config"; done
 }
 
 config_hash() { config_fragments | xargs cat | short_hash; }
