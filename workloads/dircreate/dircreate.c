@@ -5,7 +5,8 @@
  * directory block is a 16-page buffer, so this drives the directory buffer
  * mapping path (vmap or vm_map_ram) hard.
  *
- * Usage: dircreate [-t threads] [-d dirs] [-n files] [-p path] [-r rounds] [-F]
+ * Usage: dircreate [-t threads] [-d dirs] [-n files] [-p path] [-r rounds]
+ *                  [-M rounds] [-F]
  * -F: fault injection; each worker marks itself make-it-fail (after
  * mlockall(), so that only the filesystem's allocations can fail, not the
  * process's own page faults).  An ENOMEM is then an allowed outcome, and
@@ -15,7 +16,9 @@
  * Phases: create, then -r rounds of coldstat (drop the page, inode and
  * buffer caches, then stat every file: every directory and inode cluster
  * buffer is read, mapped and, at the next drop, freed and unmapped again),
- * stat (warm), unlink.
+ * stat (warm), -M rounds of miss (stat names that do not exist, new names
+ * each round, so that no negative dentry answers: every lookup goes to
+ * the directory's hash blocks), unlink.
  * Prints one line per phase: RESULT phase=NAME files=N usec=U files_per_s=R
  * Exits non-zero on the first failing system call.
  */
@@ -30,13 +33,14 @@
 #include <time.h>
 #include <unistd.h>
 
-enum phase { CREATE, COLDSTAT, STAT, UNLINK, NR_PHASES };
-static const char *phase_name[] = { "create", "coldstat", "stat", "unlink" };
+enum phase { CREATE, COLDSTAT, STAT, MISS, UNLINK, NR_PHASES };
+static const char *phase_name[] = { "create", "coldstat", "stat", "miss", "unlink" };
 
 #define MAX_ROUNDS	100
-static int seq[NR_PHASES + MAX_ROUNDS], nr_seq;
+static int seq[NR_PHASES + 2 * MAX_ROUNDS], nr_seq;
 
-static int nr_threads = 2, nr_dirs = 4, nr_rounds, fault;
+static int nr_threads = 2, nr_dirs = 4, nr_rounds, nr_miss, fault;
+static volatile int miss_round;	/* names of the current miss round */
 static long nr_files = 20000;
 static const char *root = ".";
 static pthread_barrier_t barrier;
@@ -88,6 +92,16 @@ static int do_one(enum phase ph, long i)
 			return -1;
 		}
 		return 0;
+	case MISS:
+		snprintf(path, sizeof(path), "%s/d%02ld/m%03d-%08ld", root,
+			 i % nr_dirs, miss_round, i);
+		if (!stat(path, &st)) {
+			fprintf(stderr, "dircreate: %s: exists\n", path);
+			return -1;
+		}
+		if (errno == ENOENT)
+			return 0;
+		break;
 	case UNLINK:
 		return unlink(path);
 	default:
@@ -147,22 +161,23 @@ int main(int argc, char **argv)
 	int opt, ph, k, runs[NR_PHASES] = { 0 };
 	long i;
 
-	while ((opt = getopt(argc, argv, "t:d:n:p:r:F")) != -1) {
+	while ((opt = getopt(argc, argv, "t:d:n:p:r:M:F")) != -1) {
 		switch (opt) {
 		case 't': nr_threads = atoi(optarg); break;
 		case 'd': nr_dirs = atoi(optarg); break;
 		case 'n': nr_files = atol(optarg); break;
 		case 'p': root = optarg; break;
 		case 'r': nr_rounds = atoi(optarg); break;
+		case 'M': nr_miss = atoi(optarg); break;
 		case 'F': fault = 1; break;
 		default:
-			fprintf(stderr, "usage: %s [-t threads] [-d dirs] [-n files] [-p path] [-r rounds]\n", argv[0]);
+			fprintf(stderr, "usage: %s [-t threads] [-d dirs] [-n files] [-p path] [-r rounds] [-M rounds] [-F]\n", argv[0]);
 			return 2;
 		}
 	}
 	if (nr_threads < 1 || nr_dirs < 1 || nr_files < 1 || nr_rounds < 0 ||
-	    nr_rounds > MAX_ROUNDS) {
-		fprintf(stderr, "dircreate: -t, -d and -n must be positive, -r 0..%d\n",
+	    nr_rounds > MAX_ROUNDS || nr_miss < 0 || nr_miss > MAX_ROUNDS) {
+		fprintf(stderr, "dircreate: -t, -d and -n must be positive, -r and -M 0..%d\n",
 			MAX_ROUNDS);
 		return 2;
 	}
@@ -170,6 +185,8 @@ int main(int argc, char **argv)
 	for (k = 0; k < nr_rounds; k++)
 		seq[nr_seq++] = COLDSTAT;
 	seq[nr_seq++] = STAT;
+	for (k = 0; k < nr_miss; k++)
+		seq[nr_seq++] = MISS;
 	seq[nr_seq++] = UNLINK;
 	for (i = 0; i < nr_dirs; i++) {
 		snprintf(path, sizeof(path), "%s/d%02ld", root, i);
@@ -203,6 +220,8 @@ int main(int argc, char **argv)
 		 * as it is where the buffers are freed and unmapped. */
 		if (ph == COLDSTAT && !failed && drop_caches())
 			failed = 1;
+		if (ph == MISS)
+			miss_round = runs[MISS];
 		pthread_barrier_wait(&barrier);
 		pthread_barrier_wait(&barrier);
 		us[ph] += now_usec() - t0;
