@@ -15,6 +15,11 @@
 #   PLAN=...            guest plan (default: COMPARE_PLAN)
 #   VS=LABEL            the kernel the "versus" table compares with every
 #                       other one (default: full, if compared)
+#   CPUS="1 2 4 8"      a scaling series: every kernel at each vCPU count,
+#                       labelled LABEL@N; the report adds a table and plot
+#                       of throughput and IPIs per 1000 operations against
+#                       vCPUs.  Counts above the host's cores oversubscribe
+#                       it (marked so: trends, not physics).
 #   compare.sh report DIR   regenerate DIR's report from its raw.csv
 # Output, in one results directory: compare.md, compare.csv, raw.csv,
 # *.png (gnuplot), kernels.txt (label, tree, point, kernel directory),
@@ -23,6 +28,7 @@ set -eu
 . "$(dirname "$0")/lib/common.sh"
 . "$VX_ROOT/scripts/lib/guest.sh"
 . "$VX_ROOT/scripts/lib/report.sh"
+. "$VX_ROOT/scripts/lib/points.sh"
 need_cmd gnuplot
 
 if [ "${1:-}" = report ]; then
@@ -38,42 +44,7 @@ REPEAT=${REPEAT:-3}
 plan_check "$PLAN"
 "$VX_ROOT/scripts/deps.sh"
 
-# default_points: stock, baseline, each mm/ patch after the baseline, full.
-default_points() {
-	_b=$(SERIES=baseline series_point)
-	_n=$(series_count)
-	echo 0 "$_b"
-	series_list | awk -v b="$_b" -v n="$_n" 'NR > b && NR < n && /^mm\// { print NR }'
-	echo "$_n"
-}
-
-# entries: "KSRC POINT LABEL" per kernel, validated before any build.
-entries() {
-	_base=$(SERIES=baseline series_point)
-	_n=$(series_count)
-	for _e in ${POINTS:-$(default_points)}; do
-		case $_e in
-		*:*) _ksrc=linux-source-${_e%%:*} _p=${_e#*:} ;;
-		*)   _ksrc=$KSRC _p=$_e ;;
-		esac
-		case $_p in full) _p=$_n ;; esac
-		_p=$(SERIES=$_p series_point)
-		_ver=$(basename "$_ksrc" | sed 's/^linux-source-//; s/\.tar\..*//')
-		if [ "$_ksrc" != "$KSRC" ] && [ "$_p" != 0 ]; then
-			die "POINTS entry '$_e': only stock can be built from $_ksrc (the series is made for $KSRC)"
-		fi
-		if [ "$_p" = 0 ]; then _l=stock-$_ver
-		elif [ "$_p" = "$_base" ]; then _l=baseline
-		elif [ "$_p" = "$_n" ]; then _l=full
-		else _l=p$_p
-		fi
-		case " $_seen " in *" $_l "*) continue ;; esac
-		_seen="$_seen $_l"
-		echo "$_ksrc $_p $_l"
-	done
-}
-_seen=""
-entries > "${TMPDIR:-/tmp}/vx-entries.$$"
+point_entries "${POINTS:-$(default_points)}" > "${TMPDIR:-/tmp}/vx-entries.$$"
 trap 'rm -f "${TMPDIR:-/tmp}/vx-entries.$$"' EXIT
 
 out=$(new_run_dir compare)
@@ -81,13 +52,20 @@ echo "$0  KSRC=$KSRC POINTS=${POINTS:-default} REPEAT=$REPEAT CPUS=$CPUS MEM=$ME
 progress "results: $out"
 
 # Build every kernel first (incremental, ccache), one at a time.
-: > "$out/kernels.txt"
-while read -r ksrc p label; do
-	progress "building $label ($ksrc, point $p)"
-	KSRC=$ksrc "$VX_ROOT/scripts/deps.sh" </dev/null
-	k=$(KSRC=$ksrc SERIES=$p "$VX_ROOT/scripts/kernel.sh" </dev/null)
-	echo "$label $ksrc $p $k" >> "$out/kernels.txt"
-done < "${TMPDIR:-/tmp}/vx-entries.$$"
+build_points "${TMPDIR:-/tmp}/vx-entries.$$" "$out/kernels.txt"
+# A scaling series: each kernel once per vCPU count, as LABEL@N.
+case $CPUS in
+*" "*)
+	for c in $CPUS; do
+		case $c in ''|*[!0-9]*) die "CPUS=\"$CPUS\": vCPU counts, e.g. \"1 2 4 8\"" ;; esac
+	done
+	mv "$out/kernels.txt" "$out/kernels.base"
+	while read -r label ksrc p k; do
+		for c in $CPUS; do echo "$label@$c $ksrc $p $k"; done
+	done < "$out/kernels.base" > "$out/kernels.txt"
+	rm -f "$out/kernels.base"
+	echo "host_cores=$(nproc)" > "$out/scaling" ;;
+esac
 
 : > "$out/raw.csv"
 failed=""
@@ -97,7 +75,10 @@ while [ "$r" -le "$REPEAT" ]; do
 		d="$out/r$r-$label"
 		progress "round $r/$REPEAT: $label"
 		rc=0
-		"$VX_ROOT/scripts/boot.sh" "$k" "$d" "$PLAN" </dev/null || rc=$?
+		case $label in
+		*@*) CPUS=${label##*@} "$VX_ROOT/scripts/boot.sh" "$k" "$d" "$PLAN" </dev/null || rc=$? ;;
+		*) "$VX_ROOT/scripts/boot.sh" "$k" "$d" "$PLAN" </dev/null || rc=$? ;;
+		esac
 		if [ "$rc" != 0 ] || [ -n "$(splats "$d/console.log")" ] ||
 		   markers "$d/console.log" | grep -q '^TEST FAIL'; then
 			failed="$failed r$r-$label"

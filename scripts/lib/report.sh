@@ -5,7 +5,7 @@
 # and what the vmap layer counted in debugfs vmap/stats (vs_*: purges,
 # its TLB flushes, vm_map_ram() from a block or an area, blocks created
 # and reclaimed; kernels without vmap/stats show "-").
-VX_METRICS='ns_per_op|x_floor|tlb_per_1000|cal_per_1000|usec|files_per_s|read_iops|write_iops|tlb_ipis|cal_ipis|vs_purges|vs_tlb_flushes|vs_vm_map_ram_block|vs_vm_map_ram_area|vs_blocks_new|vs_blocks_reclaimed'
+VX_METRICS='ns_per_op|x_floor|tlb_per_1000|cal_per_1000|tlb_ipis_per_1000|cal_ipis_per_1000|maps_per_1000|unmaps_per_1000|lock_contentions_per_1000|usec|files_per_s|read_iops|write_iops|tlb_ipis|cal_ipis|vs_purges|vs_tlb_flushes|vs_vm_map_ram_block|vs_vm_map_ram_area|vs_blocks_new|vs_blocks_reclaimed'
 
 # fmtn(v) in awk: integers as they are, other numbers with two decimals (not
 # awk's %.6g, which turns 37388000 into 3.7388e+07).
@@ -133,8 +133,9 @@ compare_md() {
 		summary_table "$_c" "$2" vmalloc usec
 	fi
 	for _w in $(awk -F, '$3 == "files_per_s" || $3 ~ /_iops$/ { print $1 }' "$_c" | sort -u); do
-		echo; echo "## $_w: throughput"; echo
-		for _m in files_per_s read_iops write_iops; do
+		echo; echo "## $_w: throughput, and what the kernel counted per 1000 file operations"; echo
+		for _m in files_per_s read_iops write_iops maps_per_1000 unmaps_per_1000 \
+			tlb_ipis_per_1000 cal_ipis_per_1000 lock_contentions_per_1000; do
 			grep -q "^$_w,[^,]*,$_m," "$_c" || continue
 			echo "$_m:"; echo; summary_table "$_c" "$2" "$_w" "$_m"; echo
 		done
@@ -192,6 +193,74 @@ compare_report() {
 	kernels_md "$1" > "$1/kernels.md"
 	compare_md "$1" "$_labels" > "$1/compare.md"
 	compare_plots "$1" "$_labels"
+	[ ! -f "$1/scaling" ] || scaling_md "$1" >> "$1/compare.md"
+}
+
+# scaling_md OUT: for a scaling series (kernels labelled LABEL@VCPUS), per
+# workload and metric (files/s, IPIs and maps per 1000 operations) a
+# table of kernel x vCPUs, and a plot of it (scaling-WORKLOAD-METRIC.png).
+# vCPU counts above the host's cores are marked "*": oversubscribed.
+scaling_md() {
+	_hc=$(sed -n 's/^host_cores=//p' "$1/scaling")
+	echo
+	echo "## Scaling: medians against vCPUs"
+	echo
+	echo "Columns marked * have more vCPUs than the host has cores ($_hc): the host is"
+	echo "oversubscribed, so those figures show trends, not physics, and no pass/fail uses them."
+	for _m in files_per_s cal_ipis_per_1000 tlb_ipis_per_1000 maps_per_1000; do
+		for _w in $(awk -F, -v m="$_m" '$3 == m && $4 ~ /@/ { print $1 }' "$1/compare.csv" | sort -u); do
+			echo
+			echo "### $_w: $_m"
+			echo
+			awk -F, -v w="$_w" -v m="$_m" -v hc="$_hc" '
+			'"$VX_AWK_FMT"'
+			$1 == w && $3 == m && $4 ~ /@/ {
+				k = $4; sub(/@.*/, "", k); c = $4; sub(/.*@/, "", c)
+				r = k " " $2
+				if (!(r in seen)) { seen[r] = 1; rows[++nr] = r }
+				if (!(c in cs)) { cs[c] = 1; cols[++nc] = c }
+				v[r, c] = $5
+			}
+			END {
+				for (i = 1; i <= nc; i++) for (j = i + 1; j <= nc; j++)
+					if (cols[j] + 0 < cols[i] + 0) { t = cols[i]; cols[i] = cols[j]; cols[j] = t }
+				printf "| kernel | phase |"
+				for (i = 1; i <= nc; i++) printf " %s vCPU%s |", cols[i], (cols[i] + 0 > hc + 0) ? "*" : ""
+				print ""; printf "|---|---|"; for (i = 1; i <= nc; i++) printf "---:|"; print ""
+				for (j = 1; j <= nr; j++) {
+					split(rows[j], f, " "); printf "| %s | %s |", f[1], f[2]
+					for (i = 1; i <= nc; i++) printf " %s |", ((rows[j], cols[i]) in v) ? fmtn(v[rows[j], cols[i]]) : "-"
+					print ""
+				}
+			}' "$1/compare.csv"
+			scaling_plot "$1" "$_w" "$_m" "$_hc"
+			echo
+			echo "![$_w $_m](scaling-$_w-$_m.png)"
+		done
+	done
+}
+
+# scaling_plot OUT WORKLOAD METRIC HOSTCORES: one line per kernel and phase.
+scaling_plot() {
+	_plot=""
+	for _kp in $(awk -F, -v w="$2" -v m="$3" '$1 == w && $3 == m && $4 ~ /@/ {
+		k = $4; sub(/@.*/, "", k); print k ":" $2 }' "$1/compare.csv" | sort -u); do
+		_f="$1/plot-scaling-$2-$3-$(echo "$_kp" | tr ':' '-').dat"
+		awk -F, -v w="$2" -v m="$3" -v kp="$_kp" '$1 == w && $3 == m && $4 ~ /@/ {
+			k = $4; sub(/@.*/, "", k); c = $4; sub(/.*@/, "", c)
+			if (k ":" $2 == kp) print c, $5, $6, $7 }' "$1/compare.csv" | sort -n > "$_f"
+		_plot="$_plot${_plot:+, }'$_f' using 1:2:3:4 with yerrorlines title '$(echo "$_kp" | tr ':' ' ')'"
+	done
+	[ -n "$_plot" ] || return 0
+	gnuplot <<-GP
+	set terminal png size 1000,650 noenhanced
+	set output '$1/scaling-$2-$3.png'
+	set title '$2: $3 against vCPUs (median, min-max bars; right of the dashed line the host is oversubscribed)'
+	set xlabel 'vCPUs'; set ylabel '$3'; set logscale x 2; set yrange [0:*]
+	set arrow from $4, graph 0 to $4, graph 1 nohead dashtype 2
+	set key outside right
+	plot $_plot
+	GP
 }
 
 # compare_plots OUT "LABELS": PNGs from OUT/compare.csv with gnuplot:
