@@ -14,11 +14,14 @@
 #   VS=full                 make compare: the kernel of the "versus" table
 #   GOOD= BAD= BISECT_PLAN= BISECT_METRIC= BISECT_ABOVE= BISECT_BELOW=
 #                           make bisect: see scripts/bisect.sh
+#   FSTESTS_CFG=dirblock_64k FSTESTS_TESTS=short FSTESTS_SRC= FSTESTS_TIMEOUT=
+#                           make fstests*: see scripts/fstests.sh
 export KSRC SERIES CPUS MEM DEBUG VARIANT PLAN ACCEL VX_CACHE TIMEOUT
+export FSTESTS_CFG FSTESTS_TESTS FSTESTS_SRC FSTESTS_TIMEOUT FSTESTS_MEM
 export POINTS REPEAT VS GOOD BAD BISECT_PLAN BISECT_METRIC BISECT_ABOVE BISECT_BELOW
 
 .PHONY: run test steps stress check deps tree kernel image boot selftest clean distclean \
-	bisect-check compare bisect bisect-selftest
+	bisect-check compare bisect bisect-selftest fstests fstests-full fstests-compare fstests-selftest
 
 run:
 	scripts/run.sh run
@@ -58,6 +61,24 @@ bisect:
 # make bisect must find a deliberately broken patch in a copy of the series.
 bisect-selftest:
 	scripts/bisect-selftest.sh
+
+# fstests (the XFS test suite) on the kernel at SERIES: the short list at
+# 64k directory blocks by default.
+fstests:
+	scripts/fstests.sh run
+
+# The quick group (hours under TCG).
+fstests-full:
+	FSTESTS_TESTS="$${FSTESTS_TESTS:--g quick}" scripts/fstests.sh run
+
+# Several kernels (POINTS, default stock baseline full): a table of test x
+# kernel per config, and no failure beyond stock's known failures.
+fstests-compare:
+	scripts/fstests.sh compare
+
+# fstests' short list must fail on a deliberately broken xfs_buf mapping.
+fstests-selftest:
+	scripts/fstests-selftest.sh
 
 deps:
 	scripts/deps.sh

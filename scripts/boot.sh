@@ -3,6 +3,10 @@
 # VX_DISK) and run PLAN in the guest; console to OUT/console.log.  Exits 0 when the guest reached the end
 # of the plan, 3 on timeout, 4 when the guest stopped early.
 #   boot.sh K OUTDIR PLAN [TIMEOUT]      (PLAN=shell: interactive)
+# With VX_HOSTROOT=INIT (make fstests) the guest's root is instead the
+# host's / read-only over virtio-9p (as virtme-ng does), INIT its init,
+# VX_SHARE a host directory it mounts read-write (tag vxout), and its disks
+# are VX_DISKS ("8G 8G": vda, vdb); PLAN is passed as vx.plan= as usual.
 set -eu
 . "$(dirname "$0")/lib/common.sh"
 need_cmd qemu-system-x86_64 qemu-img timeout
@@ -16,10 +20,38 @@ qemu_cmd() { # ACCEL
 	*)   a="-accel tcg,thread=multi" ;;
 	esac
 	echo "qemu-system-x86_64 $a -m $MEM -smp $CPUS -nodefaults -display none -no-reboot" \
-		"-kernel $k/bzImage -initrd $img" \
-		"-drive file=$out/disk.qcow2,if=virtio,format=qcow2,cache=unsafe"
+		"-kernel $k/bzImage $(qemu_root)" $(qemu_disks)
+}
+qemu_root() {
+	if [ -n "${VX_HOSTROOT:-}" ]; then
+		echo "-fsdev local,id=vxroot,path=/,security_model=none,readonly=on" \
+			"-device virtio-9p-pci,fsdev=vxroot,mount_tag=/dev/root" \
+			"-fsdev local,id=vxout,path=$VX_SHARE,security_model=none" \
+			"-device virtio-9p-pci,fsdev=vxout,mount_tag=vxout"
+	else
+		echo "-initrd $img"
+	fi
+}
+qemu_disks() {
+	for _d in $(disk_names); do
+		echo "-drive file=$out/$_d.qcow2,if=virtio,format=qcow2,cache=unsafe"
+	done
+}
+disk_names() {
+	if [ -n "${VX_HOSTROOT:-}" ]; then
+		_i=0
+		for _s in $VX_DISKS; do echo "disk$_i"; _i=$((_i + 1)); done
+	else
+		echo disk
+	fi
 }
 append="console=ttyS0 panic=-1 oops=panic vx.plan=$plan ${VX_APPEND:-}"
+if [ -n "${VX_HOSTROOT:-}" ]; then
+	[ -x "$VX_HOSTROOT" ] || die "VX_HOSTROOT=$VX_HOSTROOT is not an executable init"
+	[ -d "${VX_SHARE:-}" ] || die "VX_HOSTROOT needs VX_SHARE, a directory the guest may write"
+	[ -n "${VX_DISKS:-}" ] || die "VX_HOSTROOT needs VX_DISKS, the sizes of its disks"
+	append="root=/dev/root rootfstype=9p rootflags=trans=virtio,version=9p2000.L,msize=262144 ro init=$VX_HOSTROOT $append"
+fi
 # KASAN under TCG is slow enough that boot-time ACPI init alone holds a
 # CPU past RCU's 21 s stall limit: give KASAN kernels 2 minutes.
 if grep -q '^variant=kasan' "$k/identity" 2>/dev/null; then
@@ -34,7 +66,7 @@ pick_accel() {
 		qemu-img create -q -f qcow2 "$out/disk.qcow2" 64M
 		prc=0
 		# shellcheck disable=SC2046
-		timeout -k 2 20 $(qemu_cmd kvm) -serial "file:$out/kvm-probe.log" \
+		timeout -k 2 20 $(VX_HOSTROOT= qemu_cmd kvm) -serial "file:$out/kvm-probe.log" \
 			-append "console=ttyS0 panic=-1 vx.plan=probe" >"$out/kvm-probe.err" 2>&1 || prc=$?
 		if grep -q '@@VX DONE' "$out/kvm-probe.log" 2>/dev/null; then
 			acc=kvm why=booted
@@ -51,7 +83,10 @@ pick_accel() {
 	echo "$acc"
 }
 acc=$(pick_accel)
-if [ -n "${VX_DISK:-}" ]; then
+if [ -n "${VX_HOSTROOT:-}" ]; then
+	_i=0
+	for _s in $VX_DISKS; do qemu-img create -q -f qcow2 "$out/disk$_i.qcow2" "$_s"; _i=$((_i + 1)); done
+elif [ -n "${VX_DISK:-}" ]; then
 	# A second boot on the disk an earlier boot left behind (crash tests).
 	[ -f "$VX_DISK" ] || die "VX_DISK=$VX_DISK does not exist"
 	[ "$VX_DISK" -ef "$out/disk.qcow2" ] || cp "$VX_DISK" "$out/disk.qcow2"
@@ -74,7 +109,7 @@ timeout -k 5 "$tmo" $cmd -serial "file:$log" -append "$append" </dev/null >"$out
 qpid=$!
 # Progress: echo the guest's markers as they arrive.
 tail -n +1 -F --pid=$qpid "$log" 2>/dev/null |
-	sed -u -n 's/\r//; s/.*@@VX \(STEP\|TEST\|BOOTED\)/  guest: \1/p' >&2 &
+	sed -u -n 's/\r//; s/.*@@VX \(STEP\|TEST\|BOOTED\|FSTESTS\)/  guest: \1/p' >&2 &
 rc=0
 wait $qpid || rc=$?
 sleep 1

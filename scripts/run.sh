@@ -5,7 +5,8 @@
 # "test" counts every step as a test and prints "N passed, N failed"; it
 # also runs the crash/log-recovery test (CRASH_WL, "" to skip), the
 # fragmentation test in a boot with vmap_space_limit=FRAG_LIMIT ("" to
-# skip) and the harness selftests.  "check" is "test" with a short plan
+# skip), fstests' list TEST_FSTESTS (default short, "" to skip; at
+# dirblock_64k, scripts/fstests.sh) and the harness selftests.  "check" is "test" with a short plan
 # and none of those.
 set -eu
 . "$(dirname "$0")/lib/common.sh"
@@ -30,6 +31,7 @@ fi
 PLAN=${PLAN:-$DEFAULT_PLAN}
 CRASH_WL=${CRASH_WL-dircreate}
 FRAG_LIMIT=${FRAG_LIMIT-40M}
+TEST_FSTESTS=${TEST_FSTESTS-short}
 plan_check "$PLAN"
 
 # guest_tests LOG: every guest TEST marker is a test of ours, and so is
@@ -113,9 +115,21 @@ if [ "$mode" = test ] && [ -n "$FRAG_LIMIT" ]; then
 	ACCEL=$(cat "$out/accel") frag_test "$k" "$out" "$FRAG_LIMIT"
 	results_md "$out/results.csv" "$out/identity" > "$out/results.md"
 fi
+if [ "$mode" = test ] && [ -n "$TEST_FSTESTS" ]; then
+	ACCEL=$(cat "$out/accel") FSTESTS_TESTS=$TEST_FSTESTS FSTESTS_CFG=dirblock_64k \
+		"$VX_ROOT/scripts/fstests.sh" test "$k" "$out/fstests" > "$out/fstests.txt" 2>&1 || true
+	t_merge "$out/fstests.txt"
+	grep -q '^[0-9]* passed, [0-9]* failed$' "$out/fstests.txt" || t_fail "fstests: $(tail -n 1 "$out/fstests.txt")"
+fi
 {
 	echo "== $id ($(cat "$out/accel"), $CPUS vCPUs)"
 	run_summary "$out/results.csv" "$out/tests.txt"
+	if [ -f "$out/fstests.txt" ]; then
+		printf '  %-14s %-7s %s\n' fstests \
+			"$(grep -q '^FAIL' "$out/fstests.txt" && echo "FAIL $(grep -c '^FAIL' "$out/fstests.txt")" || echo "pass $(grep -c '^PASS' "$out/fstests.txt")")" \
+			"$TEST_FSTESTS at dirblock_64k: $(cat "$out"/fstests/*/status.csv 2>/dev/null | awk -F, '{ n[$2]++; s += $3 }
+				END { printf "%d pass, %d fail, %d notrun, %d s", n["pass"], n["fail"] + n["crash"], n["notrun"], s }')"
+	fi
 	echo "== full table: $out/results.md"
 } > "$out/summary.txt"
 print_summary() { echo; cat "$out/summary.txt"; }

@@ -6,6 +6,7 @@ set -eu
 . "$VX_ROOT/scripts/lib/guest.sh"
 . "$VX_ROOT/scripts/lib/tests.sh"
 . "$VX_ROOT/scripts/lib/report.sh"
+. "$VX_ROOT/scripts/lib/fstests.sh"
 S=$VX_ROOT/scripts
 ok()  { t_pass "selftest: $*"; }
 bad() { t_fail "selftest: $*"; }
@@ -68,6 +69,46 @@ grep -q '^vmapbench,vm_map_ram-p4-t1,x_floor,stock-6.1,2,' "$c/compare.csv" &&
 grep -q '| vm_map_ram-p4-t1 | 0.50 |' "$c/compare.md" && grep -q 'full / stock-6.1' "$c/compare.md" &&
 	grep -q '| full | linux-source-6.1 | 10 0002-xfs | k2 | FOO |' "$c/kernels.md" &&
 	ok "compare: versus table and kernel labels" || bad "compare: versus table and kernel labels"
+
+# A scaling series: labels LABEL@N become a kernel x vCPUs table, with
+# the counts above the host's cores marked oversubscribed.
+c=$tmp/scal; mkdir -p "$c"
+printf 'full@1 linux-source-6.1 10 %s\nfull@4 linux-source-6.1 10 %s\n' "$tmp/cmp/k2" "$tmp/cmp/k2" > "$c/kernels.txt"
+echo "compare.sh scaling" > "$c/command"; echo "host_cores=2" > "$c/scaling"
+for r in 1 2 3; do
+	echo "$r,full@1,dircreate,create,files_per_s,$((1000 + r))"
+	echo "$r,full@4,dircreate,create,files_per_s,$((3000 + r))"
+done > "$c/raw.csv"
+compare_report "$c" > "$tmp/scal.out" 2>&1 || true
+grep -q '| kernel | phase | 1 vCPU | 4 vCPU\* |' "$c/compare.md" && grep -q '| full | create | 1002 | 3002 |' "$c/compare.md" &&
+	ok "compare: scaling table, oversubscribed column marked" || bad "compare: scaling table: $(grep -A4 'files_per_s$' "$c/compare.md" | head -c 300)"
+
+# fstests: the xunit report read into pass/fail/notrun; a splat while a
+# test ran fails it; a test the guest died in is "crash".
+f=$tmp/fst; mkdir -p "$f/results"
+cat > "$f/results/result.xml" <<'XML'
+	<testcase classname="xfstests.global" name="generic/001" time="12">
+	</testcase>
+	<testcase classname="xfstests.global" name="generic/002" time="0">
+		<skipped message="no fsgqa user" />
+	</testcase>
+	<testcase classname="xfstests.global" name="generic/003" time="5">
+		<failure message="- output mismatch (see generic/003.out.bad)" type="TestFail" />
+	</testcase>
+	<testcase classname="xfstests.global" name="generic/004" time="7">
+	</testcase>
+XML
+printf 'run fstests generic/001 at x\nrun fstests generic/004 at y\n[ 9.0] WARNING: CPU: 1 at fs/xfs/xfs_buf.c:1 foo\nrun fstests generic/005 at z\n' > "$f/console.log"
+fstests_status "$f"
+if grep -qx 'generic/001,pass,12,' "$f/status.csv" && grep -qx 'generic/002,notrun,0,no fsgqa user' "$f/status.csv" &&
+	grep -q '^generic/003,fail,5,- output mismatch' "$f/status.csv" && grep -q '^generic/004,fail,7,kernel splat: ' "$f/status.csv" &&
+	grep -q '^generic/005,crash,,' "$f/status.csv"; then
+	ok "fstests: statuses, splat attributed to its test, crash"
+else
+	bad "fstests: statuses: $(tr '\n' ' ' < "$f/status.csv")"
+fi
+expect_error "fstests refuses an unknown config" "no images/fstests/configs/nosuch" \
+	env FSTESTS_CFG=nosuch "$S/fstests.sh" run
 
 if [ -n "${1:-}" ]; then
 	# A guest that hangs is killed at its timeout and reported as such.

@@ -1,0 +1,117 @@
+# fstests: its source and build, and the reading of its results (sourced
+# by fstests.sh and selftest.sh; needs common.sh and guest.sh).
+# shellcheck shell=sh
+
+VX_FST=$VX_ROOT/images/fstests
+
+# fstests_src: FSTESTS_SRC (a directory, a tarball or a git URL), else the
+# team's snapshot in ../shared.
+fstests_src() {
+	if [ -n "${FSTESTS_SRC:-}" ]; then
+		echo "$FSTESTS_SRC"
+		return
+	fi
+	_s=$(ls "$VX_ROOT"/../shared/xfstests-*.tar.gz 2>/dev/null | head -n 1)
+	[ -n "$_s" ] || die "no fstests source: set FSTESTS_SRC to a directory, a tarball or a git URL of fstests (git://git.kernel.org/pub/scm/fs/xfs/xfstests-dev.git)"
+	echo "$_s"
+}
+
+# fstests_build: build the suite once per source (cached by content hash
+# under $VX_CACHE/fstests/) and print the directory to run check in.
+fstests_build() {
+	_src=$(fstests_src)
+	mkdir -p "$VX_CACHE/fstests"
+	case $_src in
+	*://*|git@*)
+		_g="$VX_CACHE/fstests/git-$(echo "$_src" | short_hash)"
+		if [ -d "$_g" ]; then
+			run_logged "$VX_CACHE/fstests/git-fetch.log" git -C "$_g" pull --ff-only
+		else
+			progress "cloning fstests from $_src"
+			run_logged "$VX_CACHE/fstests/git-clone.log" git clone --depth 1 "$_src" "$_g"
+		fi
+		_h=git$(git -C "$_g" rev-parse HEAD | cut -c1-12) ;;
+	*.tar.*|*.tgz)
+		[ -f "$_src" ] || die "FSTESTS_SRC=$_src does not exist"
+		_h=tar$(short_hash < "$_src") ;;
+	*)
+		[ -f "$_src/check" ] || die "FSTESTS_SRC=$_src is not an fstests tree (no check script)"
+		# Names, sizes and times of every file: an edit, a new file or a
+		# deleted one is a new source.
+		_h=dir$(cd "$_src" && find . -path ./results -prune -o -type f -printf '%p %s %T@\n' |
+			sort | short_hash) ;;
+	esac
+	_d="$VX_CACHE/fstests/$_h"
+	if [ ! -f "$_d/.built" ]; then
+		progress "building fstests from $_src (log: $_d.log)"
+		rm -rf "$_d"
+		mkdir -p "$_d"
+		case $_src in
+		*://*|git@*) cp -R "$_g/." "$_d/xfstests/" ;;
+		*.tar.*|*.tgz)
+			{ tar -xf "$_src" -C "$_d" && mv "$_d"/*/ "$_d/xfstests.tmp" &&
+				mv "$_d/xfstests.tmp" "$_d/xfstests"; } ||
+				die "cannot extract $_src (one top directory expected)" ;;
+		*) { mkdir -p "$_d/xfstests" && cp -R "$_src/." "$_d/xfstests/"; } || die "cannot copy $_src" ;;
+		esac
+		run_logged "$_d.log" make -C "$_d/xfstests" -j"$JOBS"
+		[ -x "$_d/xfstests/src/punch-alternating" ] || die "fstests built without its test programs; log: $_d.log"
+		touch "$_d/.built"
+	fi
+	echo "$_d/xfstests"
+}
+
+# fstests_args TESTS: check's arguments: the lines of images/fstests/lists/
+# TESTS when there is such a list, else TESTS as they are.
+fstests_args() {
+	if [ -f "$VX_FST/lists/$1" ]; then
+		sed 's/#.*//' "$VX_FST/lists/$1" | tr '\n' ' '
+	else
+		echo "$1"
+	fi
+}
+
+# fstests_status DIR: test,status,seconds,note rows of one boot: fstests'
+# xunit report (pass, fail, notrun with its reason); a test that check
+# started but that has no record (the guest died or was killed in it) is
+# "crash"; a kernel splat on the console while a test ran fails that test.
+fstests_status() {
+	_x="$1/results/result.xml"
+	{
+		[ ! -f "$_x" ] || awk '
+		function attr(s, a,   i, r) {
+			i = index(s, " " a "=\""); if (!i) return ""
+			r = substr(s, i + length(a) + 3); return substr(r, 1, index(r, "\"") - 1)
+		}
+		# (xunit-quiet has no CDATA; a full xunit report may: skip it)
+		/<!\[CDATA\[/ { cd = 1 }
+		cd { if (index($0, "]]>")) cd = 0; next }
+		/^[ \t]*<testcase / { t = attr($0, "name"); sec = attr($0, "time"); st = "pass"; note = "" }
+		/^[ \t]*<skipped/ && t != "" { st = "notrun"; note = attr($0, "message") }
+		/^[ \t]*<failure/ && t != "" { st = "fail"; note = attr($0, "message") }
+		/^[ \t]*<\/testcase>/ && t != "" { gsub(/,/, ";", note); print t "," st "," sec "," note; t = "" }' "$_x"
+		# The test running when the log ends, if it has no record.
+		_last=$(tr -d '\r' < "$1/console.log" | sed -n 's/.*run fstests \([^ ]*\) at .*/\1/p' | tail -n 1)
+		if [ -n "$_last" ] && ! grep -q "name=\"$_last\"" "$_x" 2>/dev/null; then
+			echo "$_last,crash,,no result: the guest stopped in this test"
+		fi
+	} > "$1/status.csv.tmp"
+	fstests_splats "$1/console.log" > "$1/splats.txt"
+	awk -F, 'FILENAME == ARGV[1] { i = index($0, ": "); t = substr($0, 1, i - 1)
+			if (!(t in s)) { s[t] = substr($0, i + 2); gsub(/,/, ";", s[t]) }; next }
+		($1 in s) && $2 != "fail" && $2 != "crash" { $2 = "fail"; $4 = "kernel splat: " s[$1] }
+		{ print $1 "," $2 "," $3 "," $4 }' "$1/splats.txt" "$1/status.csv.tmp" > "$1/status.csv"
+	rm -f "$1/status.csv.tmp"
+}
+
+# fstests_splats LOG: "TEST: splat line" per splat on the console, TEST the
+# test whose "run fstests TEST at" line came last before it ("-" before the
+# first test and after check's summary).  check's own output (@@VX
+# FSTESTS lines: diffs, tools' warnings) is not the kernel's.
+fstests_splats() {
+	tr -d '\r' < "$1" | awk -v re="$VX_SPLAT" '
+		/run fstests [^ ]* at / { for (i = 1; i < NF; i++) if ($i == "fstests") t = $(i + 1) }
+		/@@VX (FSTESTS Ran:|DONE)/ { t = "" }
+		/@@VX FSTESTS / { next }
+		$0 ~ re { print (t ? t : "-") ": " $0 }'
+}
