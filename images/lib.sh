@@ -35,13 +35,112 @@ vstats() {
 		$1 in w { printf "%s=%s ", $1, $2 }' /sys/kernel/debug/vmap/stats
 }
 
-# vstats_diff BEFORE AFTER: " vs_KEY=N ..." for each counter, the change.
-vstats_diff() {
-	[ -n "$2" ] || return 0
-	echo "$1|$2" | awk -F'|' '{ n = split($1, a, " ")
+# kv_diff PREFIX BEFORE AFTER: " PREFIXKEY=N ..." for each KEY=VALUE of
+# AFTER, the change since BEFORE.
+kv_diff() {
+	[ -n "$3" ] || return 0
+	echo "$2|$3" | awk -F'|' -v p="$1" '{ n = split($1, a, " ")
 		for (i = 1; i <= n; i++) { split(a[i], kv, "="); b[kv[1]] = kv[2] }
 		m = split($2, c, " ")
-		for (i = 1; i <= m; i++) { split(c[i], kv, "="); printf " vs_%s=%d", kv[1], kv[2] - b[kv[1]] } }'
+		for (i = 1; i <= m; i++) { split(c[i], kv, "="); printf " %s%s=%d", p, kv[1], kv[2] - b[kv[1]] } }'
+}
+
+vstats_diff() { kv_diff vs_ "$1" "$2"; }
+
+# per_1000 "KEY=N ..." RESULTS: the file operations of a workload (the sum
+# of files= over its RESULT lines) and, per 1000 of them, its IPIs and
+# its calls to map (vm_map_ram, vmap) and unmap (vm_unmap_ram, vunmap).
+per_1000() {
+	awk -v all="$1" '$1 == "RESULT" { for (i = 2; i <= NF; i++) if ($i ~ /^files=/) { sub(/^files=/, "", $i); ops += $i } }
+		END {
+			if (!ops) exit
+			n = split(all, a, " ")
+			for (i = 1; i <= n; i++) { split(a[i], kv, "="); v[kv[1]] = kv[2] }
+			printf " files=%.0f tlb_ipis_per_1000=%.3f cal_ipis_per_1000=%.3f", ops,
+				v["tlb_ipis"] * 1000 / ops, v["cal_ipis"] * 1000 / ops
+			if ("lock_contentions" in v)
+				printf " lock_contentions_per_1000=%.3f", v["lock_contentions"] * 1000 / ops
+			if ("vc_vm_map_ram" in v)
+				printf " maps_per_1000=%.3f unmaps_per_1000=%.3f",
+					(v["vc_vm_map_ram"] + v["vc_vmap"]) * 1000 / ops,
+					(v["vc_vm_unmap_ram"] + v["vc_vunmap"]) * 1000 / ops
+		}' "$2"
+}
+
+# vcalls_setup: kprobe events vx/vm_map_ram, vx/vm_unmap_ram, vx/vmap
+# and vx/vunmap (CONFIG_KPROBE_EVENTS), so that kprobe_profile counts the
+# calls on any kernel, stock included.  They are enabled in a trace
+# instance of their own whose buffer is off: the hit counts are all we
+# want, and the main buffer stays the trace step's.  Once per boot.
+TR=/sys/kernel/debug/tracing
+VCALLS="vm_map_ram vm_unmap_ram vmap vunmap"
+vcalls_setup() {
+	[ -w $TR/kprobe_events ] || return 0
+	[ ! -d $TR/events/vx ] || return 0
+	# Plain int3 probes: optimizing them into jumps would patch the text
+	# later, from a work item, with IPIs inside the measured window.
+	[ ! -w /proc/sys/debug/kprobes-optimization ] ||
+		echo 0 > /proc/sys/debug/kprobes-optimization || return 1
+	for _f in $VCALLS; do echo "p:vx/$_f $_f" >> $TR/kprobe_events || return 1; done
+	mkdir -p $TR/instances/vx &&
+	echo 0 > $TR/instances/vx/tracing_on &&
+	echo 1 > $TR/instances/vx/events/vx/enable
+}
+
+# vcalls: "vm_map_ram=N vm_unmap_ram=N vmap=N vunmap=N", the calls so far
+# (hits and the hits a probe missed), or nothing unless all four probes
+# are armed.
+vcalls() {
+	[ "$(cat $TR/instances/vx/events/vx/enable 2>/dev/null)" = 1 ] || return 0
+	awk -v keys="$VCALLS" 'BEGIN { n = split(keys, k, " "); for (i = 1; i <= n; i++) w[k[i]] = 1 }
+		$1 in w { printf "%s=%.0f ", $1, $2 + $3 }' $TR/kprobe_profile
+}
+
+# lockstat_start: zero /proc/lock_stat and collect (VARIANT=lockstat).
+lockstat_start() {
+	[ -w /proc/lock_stat ] || return 0
+	echo 0 > /proc/lock_stat
+	echo 1 > /proc/sys/kernel/lock_stat
+}
+
+# lockstat_vmap: " lock_contentions=N lock_acquisitions=N" since
+# lockstat_start, summed over the global locks of the vmap layer: the lock
+# classes named vmap or vmlist (vmap_area_lock, free_vmap_area_lock,
+# purge locks) and 6.12's per-node vn-> locks, not the per-CPU and
+# per-block vbq->/vb-> locks.  Columns of a class line: name:,
+# con-bounces, contentions, 4 wait times, acq-bounces, acquisitions, ...
+lockstat_vmap() {
+	[ -r /proc/lock_stat ] || return 0
+	echo 0 > /proc/sys/kernel/lock_stat
+	# Once lockdep has turned itself off, lock_stat stops counting.
+	if grep -q 'lock debugging disabled' /proc/lock_stat; then
+		echo " lock_stat_disabled=1"
+		return 0
+	fi
+	awk '$1 ~ /:$/ && NF >= 13 { n = $1; sub(/:$/, "", n); sub(/-[RW]$/, "", n)
+		if ((n ~ /vmap|vmlist|vn->/) && n !~ /vbq?->/) { c += $3; a += $9 } }
+		END { printf " lock_contentions=%.0f lock_acquisitions=%.0f", c, a }' /proc/lock_stat
+}
+
+# uptime_cs: centiseconds since boot (busybox date has no sub-seconds).
+uptime_cs() { awk '{ printf "%.0f\n", $1 * 100 }' /proc/uptime; }
+
+# phase_run NAME FILES CMD...: run CMD as a timed phase of a workload that
+# touches FILES files; print "RESULT phase=NAME files= usec= files_per_s="
+# with the phase's IPIs and vmap calls, also per 1000 files, as
+# dircreate does for its own phases.
+phase_run() {
+	_ph=$1 _nf=$2; shift 2
+	_i0=$(ipis) _v0=$(vcalls) _t0=$(uptime_cs)
+	"$@"
+	_rc=$?
+	_t1=$(uptime_cs) _i1=$(ipis) _v1=$(vcalls)
+	_all="$(ipi_diff "$_i0" "$_i1")$(kv_diff vc_ "$_v0" "$_v1")"
+	echo "RESULT phase=$_ph files=$_nf" > /tmp/phase.res
+	echo "RESULT phase=$_ph files=$_nf usec=$(((_t1 - _t0) * 10000))" \
+		"files_per_s=$((_t1 > _t0 ? _nf * 100 / (_t1 - _t0) : 0)) $_all" \
+		"$(per_1000 "$_all" /tmp/phase.res | sed 's/ files=[0-9]*//')"
+	return $_rc
 }
 
 # vmap_stat KEY: a figure from debugfs vmap/stats (our vmap layer only).
@@ -84,7 +183,7 @@ fi_injected() { echo $((2000000 - $(cat $FI/failslab/times) - $(cat $FI/fail_pag
 
 # wl_load NAME: the workload's definition (workloads/NAME.wl).
 wl_load() {
-	WL_MKFS=""; WL_SETUP=""; WL_CMD=""; WL_PARSE=cat; WL_ERRORTAG=""
+	WL_MKFS=""; WL_SETUP=""; WL_CMD=""; WL_PARSE=cat; WL_ERRORTAG=""; WL_RAMDISK=""
 	. "/workloads/$1.wl"
 }
 

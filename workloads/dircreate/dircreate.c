@@ -19,7 +19,13 @@
  * stat (warm), -M rounds of miss (stat names that do not exist, new names
  * each round, so that no negative dentry answers: every lookup goes to
  * the directory's hash blocks), unlink.
- * Prints one line per phase: RESULT phase=NAME files=N usec=U files_per_s=R
+ * Prints one line per phase: RESULT phase=NAME files=N usec=U files_per_s=R,
+ * and what the kernel counted during the phase, also per 1000 files:
+ * TLB-shootdown and function-call IPIs (/proc/interrupts TLB: and CAL:)
+ * and, when the guest registered the kprobe events vx/vm_map_ram,
+ * vx/vm_unmap_ram, vx/vmap and vx/vunmap (images/lib.sh vcalls_setup),
+ * the calls to them: maps = vm_map_ram + vmap, unmaps = vm_unmap_ram +
+ * vunmap.
  * Exits non-zero on the first failing system call.
  */
 #include <errno.h>
@@ -138,6 +144,68 @@ static void *worker(void *arg)
 	return NULL;
 }
 
+/* Kernel counters sampled around each phase. */
+enum counter { C_TLB, C_CAL, C_MAPS, C_UNMAPS, NR_COUNTERS };
+static const char *counter_name[] = { "tlb_ipis", "cal_ipis", "maps", "unmaps" };
+static int have_calls;
+
+/* The sum over CPUs of the /proc/interrupts row LABEL ("TLB:", "CAL:"). */
+static long long irq_sum(const char *label)
+{
+	char line[8192], *p, *end;
+	long long sum = 0, v;
+	FILE *f = fopen("/proc/interrupts", "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		p = line;
+		while (*p == ' ')
+			p++;
+		if (strncmp(p, label, strlen(label)))
+			continue;
+		p += strlen(label);
+		for (;;) {
+			v = strtoll(p, &end, 10);
+			if (end == p)
+				break;
+			sum += v;
+			p = end;
+		}
+	}
+	fclose(f);
+	return sum;
+}
+
+/*
+ * Calls seen by the vx/ kprobe events, from kprobe_profile ("NAME HITS
+ * MISSES": a missed hit is a call too).
+ */
+static void call_counts(long long c[NR_COUNTERS])
+{
+	char name[128];
+	long long hits, missed;
+	FILE *f = fopen("/sys/kernel/debug/tracing/kprobe_profile", "r");
+
+	if (!f)
+		return;
+	while (fscanf(f, "%127s %lld %lld", name, &hits, &missed) == 3) {
+		if (!strcmp(name, "vm_map_ram") || !strcmp(name, "vmap"))
+			c[C_MAPS] += hits + missed, have_calls = 1;
+		else if (!strcmp(name, "vm_unmap_ram") || !strcmp(name, "vunmap"))
+			c[C_UNMAPS] += hits + missed, have_calls = 1;
+	}
+	fclose(f);
+}
+
+static void counters(long long c[NR_COUNTERS])
+{
+	memset(c, 0, NR_COUNTERS * sizeof(*c));
+	c[C_TLB] = irq_sum("TLB:");
+	c[C_CAL] = irq_sum("CAL:");
+	call_counts(c);
+}
+
 /* Write back, then drop the page cache, dentries, inodes and (through the
  * XFS buffer cache shrinker) the metadata buffers. */
 static int drop_caches(void)
@@ -158,7 +226,8 @@ int main(int argc, char **argv)
 	pthread_t *th;
 	char path[4096];
 	long long t0, us[NR_PHASES] = { 0 };
-	int opt, ph, k, runs[NR_PHASES] = { 0 };
+	long long c0[NR_COUNTERS], c1[NR_COUNTERS], cnt[NR_PHASES][NR_COUNTERS] = { { 0 } };
+	int opt, ph, k, c, runs[NR_PHASES] = { 0 };
 	long i;
 
 	while ((opt = getopt(argc, argv, "t:d:n:p:r:M:F")) != -1) {
@@ -215,6 +284,7 @@ int main(int argc, char **argv)
 	 */
 	for (k = 0; k < nr_seq; k++) {
 		ph = seq[k];
+		counters(c0);
 		t0 = now_usec();
 		/* A cold round starts from empty caches; the drop is timed,
 		 * as it is where the buffers are freed and unmapped. */
@@ -225,6 +295,9 @@ int main(int argc, char **argv)
 		pthread_barrier_wait(&barrier);
 		pthread_barrier_wait(&barrier);
 		us[ph] += now_usec() - t0;
+		counters(c1);
+		for (c = 0; c < NR_COUNTERS; c++)
+			cnt[ph][c] += c1[c] - c0[c];
 		runs[ph]++;
 	}
 	for (ph = 0; ph < NR_PHASES && !failed; ph++) {
@@ -232,9 +305,16 @@ int main(int argc, char **argv)
 
 		if (!runs[ph])
 			continue;
-		printf("RESULT phase=%s threads=%d dirs=%d files=%ld usec=%lld files_per_s=%lld\n",
+		printf("RESULT phase=%s threads=%d dirs=%d files=%ld usec=%lld files_per_s=%lld",
 		       phase_name[ph], nr_threads, nr_dirs, files, us[ph],
 		       us[ph] ? files * 1000000LL / us[ph] : 0);
+		for (c = 0; c < NR_COUNTERS; c++) {
+			if (c >= C_MAPS && !have_calls)
+				break;
+			printf(" %s=%lld %s_per_1000=%.3f", counter_name[c], cnt[ph][c],
+			       counter_name[c], cnt[ph][c] * 1000.0 / files);
+		}
+		printf("\n");
 	}
 	fflush(stdout);
 	for (i = 0; i < nr_threads; i++)
