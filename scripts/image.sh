@@ -13,8 +13,12 @@ k=${1:?usage: image.sh KERNEL_DIR}
 bins=$(for b in mkfs.xfs xfs_repair xfs_db fio fs_mark busybox; do command -v "$b"; done)
 
 # Up to date when nothing that goes into it is newer (one image serves every
-# boot of this kernel: the run and the selftests' boots).
+# boot of this kernel: the run and the selftests' boots).  Boots that run
+# at once (make fstests-compare) build it once: the others wait.
 img="$k/initramfs.cpio.gz"
+need_cmd flock
+exec 9> "$k/.image.lock"
+flock 9
 # shellcheck disable=SC2086
 if [ -f "$img" ] && [ -z "$(find "$VX_ROOT/images" "$VX_ROOT/workloads" "$0" \
 	"$k/modules" $bins -newer "$img" 2>/dev/null | head -n 1)" ]; then
