@@ -22,6 +22,9 @@ sleep $((after - after / 2))
 # What the disk has seen so far (sectors written), for the record.
 say "RESULT crash phase=before-crash entries=$(find /mnt | wc -l) sectors_written=$(awk '$3 == "vda" { print $10 }' /proc/diskstats)"
 say "CRASHING crash:$wl after ${after}s"
+# Let the serial line drain first: sysrq b resets at once, and a marker
+# still in the tty's buffer would be lost.
+sleep 1
 echo b > /proc/sysrq-trigger
 sleep 30
 fail "crash:$wl:reboot did not happen"
