@@ -1,8 +1,8 @@
 #!/bin/sh
 # make fstests-selftest: fstests must catch a broken xfs_buf mapping.  A
-# copy of the series gets scripts/testdata/broken-xfs-buf-map.patch (the
-# first two pages of every multi-page buffer swapped in its vm_map_ram()
-# mapping) appended; fstests' short list at 64k directory blocks must
+# copy of the series gets scripts/testdata/broken-xfs-buf-map.patch (every
+# multi-page buffer mapped with vm_map_ram() one page short, so the last
+# page of a 64k directory block has no mapping) appended; fstests' short list at 64k directory blocks must
 # then fail, where it passes on the series itself (make test).
 # A build and a boot of a few minutes: not part of make test.
 set -eu
