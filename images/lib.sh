@@ -49,22 +49,30 @@ vstats_diff() { kv_diff vs_ "$1" "$2"; }
 
 # per_1000 "KEY=N ..." RESULTS: the file operations of a workload (the sum
 # of files= over its RESULT lines) and, per 1000 of them, its IPIs and
-# its calls to map (vm_map_ram, vmap) and unmap (vm_unmap_ram, vunmap).
+# its calls to map and unmap (rates_per_1000).
 per_1000() {
-	awk -v all="$1" '$1 == "RESULT" { for (i = 2; i <= NF; i++) if ($i ~ /^files=/) { sub(/^files=/, "", $i); ops += $i } }
-		END {
-			if (!ops) exit
-			n = split(all, a, " ")
-			for (i = 1; i <= n; i++) { split(a[i], kv, "="); v[kv[1]] = kv[2] }
-			printf " files=%.0f tlb_ipis_per_1000=%.3f cal_ipis_per_1000=%.3f", ops,
-				v["tlb_ipis"] * 1000 / ops, v["cal_ipis"] * 1000 / ops
-			if ("lock_contentions" in v)
-				printf " lock_contentions_per_1000=%.3f", v["lock_contentions"] * 1000 / ops
-			if ("vc_vm_map_ram" in v)
-				printf " maps_per_1000=%.3f unmaps_per_1000=%.3f",
-					(v["vc_vm_map_ram"] + v["vc_vmap"]) * 1000 / ops,
-					(v["vc_vm_unmap_ram"] + v["vc_vunmap"]) * 1000 / ops
-		}' "$2"
+	_ops=$(awk '$1 == "RESULT" { for (i = 2; i <= NF; i++) if ($i ~ /^files=/) { sub(/^files=/, "", $i); ops += $i } }
+		END { printf "%.0f", ops }' "$2")
+	[ "$_ops" != 0 ] || return 0
+	echo " files=$_ops$(rates_per_1000 "$_ops" "$1")" | tr -d '\n'
+}
+
+# rates_per_1000 OPS "KEY=N ...": per 1000 of OPS file operations, the
+# IPIs, lock contentions (lock_stat kernels) and calls to map (vm_map_ram,
+# vmap) and unmap (vm_unmap_ram, vunmap) of the counts given.
+rates_per_1000() {
+	awk -v ops="$1" -v all="$2" 'BEGIN {
+		n = split(all, a, " ")
+		for (i = 1; i <= n; i++) { split(a[i], kv, "="); v[kv[1]] = kv[2] }
+		printf " tlb_ipis_per_1000=%.3f cal_ipis_per_1000=%.3f",
+			v["tlb_ipis"] * 1000 / ops, v["cal_ipis"] * 1000 / ops
+		if ("lock_contentions" in v)
+			printf " lock_contentions_per_1000=%.3f", v["lock_contentions"] * 1000 / ops
+		if ("vc_vm_map_ram" in v)
+			printf " maps_per_1000=%.3f unmaps_per_1000=%.3f",
+				(v["vc_vm_map_ram"] + v["vc_vmap"]) * 1000 / ops,
+				(v["vc_vm_unmap_ram"] + v["vc_vunmap"]) * 1000 / ops
+	}'
 }
 
 # vcalls_setup: kprobe events vx/vm_map_ram, vx/vm_unmap_ram, vx/vmap
@@ -136,10 +144,9 @@ phase_run() {
 	_rc=$?
 	_t1=$(uptime_cs) _i1=$(ipis) _v1=$(vcalls)
 	_all="$(ipi_diff "$_i0" "$_i1")$(kv_diff vc_ "$_v0" "$_v1")"
-	echo "RESULT phase=$_ph files=$_nf" > /tmp/phase.res
 	echo "RESULT phase=$_ph files=$_nf usec=$(((_t1 - _t0) * 10000))" \
 		"files_per_s=$((_t1 > _t0 ? _nf * 100 / (_t1 - _t0) : 0)) $_all" \
-		"$(per_1000 "$_all" /tmp/phase.res | sed 's/ files=[0-9]*//')"
+		"$(rates_per_1000 "$_nf" "$_all")"
 	return $_rc
 }
 

@@ -75,10 +75,9 @@ while [ "$r" -le "$REPEAT" ]; do
 		d="$out/r$r-$label"
 		progress "round $r/$REPEAT: $label"
 		rc=0
-		case $label in
-		*@*) CPUS=${label##*@} "$VX_ROOT/scripts/boot.sh" "$k" "$d" "$PLAN" </dev/null || rc=$? ;;
-		*) "$VX_ROOT/scripts/boot.sh" "$k" "$d" "$PLAN" </dev/null || rc=$? ;;
-		esac
+		# (a scaling series' label carries its vCPU count: LABEL@N)
+		case $label in *@*) cpus=${label##*@} ;; *) cpus=$CPUS ;; esac
+		CPUS=$cpus "$VX_ROOT/scripts/boot.sh" "$k" "$d" "$PLAN" </dev/null || rc=$?
 		if [ "$rc" != 0 ] || [ -n "$(splats "$d/console.log")" ] ||
 		   markers "$d/console.log" | grep -q '^TEST FAIL'; then
 			failed="$failed r$r-$label"
