@@ -5,6 +5,8 @@
 #   boot.sh K OUTDIR PLAN [TIMEOUT]      (PLAN=shell: interactive)
 # With VX_HOSTROOT=INIT (make fstests) the guest's root is instead the
 # host's / read-only over virtio-9p (as virtme-ng does), INIT its init,
+# the same / again as tag vxro (for a mount with caching: see
+# images/fstests/init),
 # VX_SHARE a host directory it mounts read-write (tag vxout), and its disks
 # are VX_DISKS ("8G 8G": vda, vdb); PLAN is passed as vx.plan= as usual.
 set -eu
@@ -26,6 +28,8 @@ qemu_root() {
 	if [ -n "${VX_HOSTROOT:-}" ]; then
 		echo "-fsdev local,id=vxroot,path=/,security_model=none,readonly=on" \
 			"-device virtio-9p-pci,fsdev=vxroot,mount_tag=/dev/root" \
+			"-fsdev local,id=vxro,path=/,security_model=none,readonly=on,multidevs=remap" \
+			"-device virtio-9p-pci,fsdev=vxro,mount_tag=vxro" \
 			"-fsdev local,id=vxout,path=$VX_SHARE,security_model=none" \
 			"-device virtio-9p-pci,fsdev=vxout,mount_tag=vxout"
 	else
