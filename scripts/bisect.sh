@@ -48,6 +48,8 @@ step() {
 [ -z "${BISECT_METRIC:-}" ] || [ -n "${BISECT_ABOVE:-}${BISECT_BELOW:-}" ] ||
 	die "BISECT_METRIC needs BISECT_ABOVE or BISECT_BELOW"
 "$VX_ROOT/scripts/deps.sh"
+# git bisect keeps its state in the tree: hold the tree for the whole run.
+tree_lock
 t=$(SERIES='' "$VX_ROOT/scripts/tree.sh")
 good=$(SERIES=${GOOD:-stock} series_point)
 bad=$(SERIES=${BAD:-} series_point)

@@ -71,7 +71,7 @@ pick_accel() {
 		prc=0
 		# shellcheck disable=SC2046
 		timeout -k 2 20 $(VX_HOSTROOT= qemu_cmd kvm) -serial "file:$out/kvm-probe.log" \
-			-append "console=ttyS0 panic=-1 vx.plan=probe" >"$out/kvm-probe.err" 2>&1 || prc=$?
+			-append "console=ttyS0 panic=-1 vx.plan=probe" >"$out/kvm-probe.err" 2>&1 9>&- || prc=$?
 		if grep -q '@@VX DONE' "$out/kvm-probe.log" 2>/dev/null; then
 			acc=kvm why=booted
 		elif [ "$prc" = 124 ]; then
@@ -108,8 +108,9 @@ fi
 log="$out/console.log"
 : > "$log"
 progress "booting ($acc, $CPUS vCPUs, timeout ${tmo}s): $plan"
+# (9>&-: not holding make bisect's tree lock, should the guest outlive it)
 # shellcheck disable=SC2086
-timeout -k 5 "$tmo" $cmd -serial "file:$log" -append "$append" </dev/null >"$out/qemu.log" 2>&1 &
+timeout -k 5 "$tmo" $cmd -serial "file:$log" -append "$append" </dev/null >"$out/qemu.log" 2>&1 9>&- &
 qpid=$!
 # Progress: echo the guest's markers as they arrive.
 tail -n +1 -F --pid=$qpid "$log" 2>/dev/null |

@@ -7,6 +7,8 @@
 set -eu
 . "$(dirname "$0")/lib/common.sh"
 need_cmd make gcc ccache flex bison bc
+# The checkout and the build, as one step no other run interleaves with.
+tree_lock
 
 t=$("$VX_ROOT/scripts/tree.sh")
 n=$(series_point)

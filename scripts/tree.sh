@@ -7,9 +7,12 @@
 set -eu
 . "$(dirname "$0")/lib/common.sh"
 need_cmd git tar
+tree_lock
 
 t=$(tree_dir)
-g() { git -C "$t" -c user.name=vmapxfs -c user.email=vmapxfs@localhost "$@"; }
+# gc.auto=0: an automatic gc would go on in the background, holding the
+# tree lock (lib/common.sh) after we exit; the tree is a cache.
+g() { git -C "$t" -c gc.auto=0 -c user.name=vmapxfs -c user.email=vmapxfs@localhost "$@"; }
 
 extract() {
 	tarball=$(ksrc_tarball)
@@ -26,7 +29,7 @@ extract() {
 	git -C "$tmp" init -q
 	# Debian's top-level .gitignore ignores everything: add by force.
 	git -C "$tmp" add -A -f
-	git -C "$tmp" -c user.name=vmapxfs -c user.email=vmapxfs@localhost \
+	git -C "$tmp" -c gc.auto=0 -c user.name=vmapxfs -c user.email=vmapxfs@localhost \
 		commit -q -m "stock $(ksrc_version)"
 	git -C "$tmp" tag vx-stock
 	rm -rf "$t"

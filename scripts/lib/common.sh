@@ -169,6 +169,23 @@ config_hash() { config_fragments | xargs cat | short_hash; }
 
 build_dir() { echo "$VX_CACHE/build/$(ksrc_version)-$(variant)"; }
 
+# tree_lock: hold $VX_CACHE/tree.lock (on fd 9) until this process and
+# its children end.  Every run on the machine shares the kernel trees'
+# checkouts and the build directories, so a make compare next to a make
+# fstests would otherwise move a tree under the other's build.  Children
+# (VX_TREE_LOCKED in their environment) hold it through their parent.
+tree_lock() {
+	[ -z "${VX_TREE_LOCKED:-}" ] || return 0
+	need_cmd flock
+	mkdir -p "$VX_CACHE"
+	exec 9> "$VX_CACHE/tree.lock"
+	if ! flock -n 9; then
+		progress "waiting for another run's tree or kernel build ($VX_CACHE/tree.lock)"
+		flock 9
+	fi
+	export VX_TREE_LOCKED=1
+}
+
 # kernel_id N: the identity of the kernel at series point N.
 kernel_id() {
 	_tree=$(git -C "$(tree_dir)" rev-parse "vx-point-$1^{tree}" 2>/dev/null | cut -c1-8) ||
