@@ -37,16 +37,18 @@ qemu_root() {
 	fi
 }
 qemu_disks() {
-	for _d in $(disk_names); do
+	disks | while read -r _d _s; do
 		echo "-drive file=$out/$_d.qcow2,if=virtio,format=qcow2,cache=unsafe"
 	done
 }
-disk_names() {
+# disks: "NAME SIZE" of each disk: VX_DISKS with a host root, else the
+# one workload disk.
+disks() {
 	if [ -n "${VX_HOSTROOT:-}" ]; then
 		_i=0
-		for _s in $VX_DISKS; do echo "disk$_i"; _i=$((_i + 1)); done
+		for _s in $VX_DISKS; do echo "disk$_i $_s"; _i=$((_i + 1)); done
 	else
-		echo disk
+		echo "disk 4G"
 	fi
 }
 append="console=ttyS0 panic=-1 oops=panic vx.plan=$plan ${VX_APPEND:-}"
@@ -87,15 +89,12 @@ pick_accel() {
 	echo "$acc"
 }
 acc=$(pick_accel)
-if [ -n "${VX_HOSTROOT:-}" ]; then
-	_i=0
-	for _s in $VX_DISKS; do qemu-img create -q -f qcow2 "$out/disk$_i.qcow2" "$_s"; _i=$((_i + 1)); done
-elif [ -n "${VX_DISK:-}" ]; then
+if [ -z "${VX_HOSTROOT:-}" ] && [ -n "${VX_DISK:-}" ]; then
 	# A second boot on the disk an earlier boot left behind (crash tests).
 	[ -f "$VX_DISK" ] || die "VX_DISK=$VX_DISK does not exist"
 	[ "$VX_DISK" -ef "$out/disk.qcow2" ] || cp "$VX_DISK" "$out/disk.qcow2"
 else
-	qemu-img create -q -f qcow2 "$out/disk.qcow2" 4G
+	disks | while read -r _d _s; do qemu-img create -q -f qcow2 "$out/$_d.qcow2" "$_s"; done
 fi
 cmd=$(qemu_cmd "$acc")
 echo "$cmd -append \"$append\"" > "$out/qemu.cmd"

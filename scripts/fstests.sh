@@ -59,13 +59,14 @@ done
 # config CFG; results in DIR.
 boot_fstests() {
 	mkdir -p "$4"
+	_args=$(fstests_args "$FSTESTS_TESTS")
 	{
 		echo "FSTESTS_DIR='$fst'"
 		echo "FSTESTS_CFG='$3'"
-		echo "FSTESTS_TESTS='$(fstests_args "$FSTESTS_TESTS")'"
+		echo "FSTESTS_TESTS='$_args'"
 		sed 's/#.*//' "$VX_FST/configs/$3"
 	} > "$4/run.conf"
-	progress "fstests on $2, $3: $(fstests_args "$FSTESTS_TESTS")"
+	progress "fstests on $2, $3: $_args"
 	_rc=0
 	MEM=$FSTESTS_MEM VX_HOSTROOT="$VX_FST/init" VX_SHARE="$4" VX_DISKS="8G 8G" \
 		"$VX_ROOT/scripts/boot.sh" "$1" "$4" fstests "$FSTESTS_TIMEOUT" </dev/null || _rc=$?
@@ -96,10 +97,8 @@ verdicts() {
 	fi
 	_ran=$(grep -c -v ',notrun,' "$3/status.csv" || true)
 	if [ "$_ran" -gt 0 ]; then t_pass "$_n: tests ran ($_ran)"; else t_fail "$_n: tests ran (none)"; fi
-	_s=$(grep -v '^-: ' "$3/splats.txt" | head -n 3 || true)
-	_b=$(grep '^-: ' "$3/splats.txt" | head -n 3 || true)
-	if [ -z "$_s$_b" ]; then t_pass "$_n: no kernel splat"
-	else t_fail "$_n: no kernel splat: $(echo "$_s$_b" | head -n 1)"; fi
+	if [ ! -s "$3/splats.txt" ]; then t_pass "$_n: no kernel splat"
+	else t_fail "$_n: no kernel splat: $(head -n 1 "$3/splats.txt")"; fi
 	_new=$(new_failures "$2" "$3/status.csv")
 	if [ -z "$_new" ]; then t_pass "$_n: no failure beyond known-failures/$2"
 	else t_fail "$_n: no failure beyond known-failures/$2:$_new"; fi
@@ -150,8 +149,7 @@ status_table() {
 	$2 == cfg {
 		if (!($3 in seen)) { seen[$3] = 1; order[++nt] = $3 }
 		c = ($4 == "pass") ? "pass " $5 "s" : ($4 == "fail" || $4 == "crash") ? "**" toupper($4) "**" : $4
-		cell[$3, $1] = c; n[$1, $4]++; sec[$1] += $5
-		if ($4 != "pass" && !(($3, $4) in why)) { why[$3, $4] = $6; wl[++nw] = $3 SUBSEP $4 }
+		cell[$3, $1] = c
 	}
 	END {
 		nl = split(labels, L, " ")
@@ -162,10 +160,16 @@ status_table() {
 			for (j = 1; j <= nl; j++) printf " %s |", ((order[i], L[j]) in cell) ? cell[order[i], L[j]] : "-"
 			print ""
 		}
-		printf "| **total** |"
-		for (j = 1; j <= nl; j++)
-			printf " %d pass, %d fail, %d notrun, %ds |", n[L[j], "pass"], n[L[j], "fail"] + n[L[j], "crash"], n[L[j], "notrun"], sec[L[j]]
-		print ""
+	}' "$1"
+	printf '| **total** |'
+	for _l in $3; do
+		printf ' %s |' "$(awk -F, -v cfg="$2" -v l="$_l" '$1 == l && $2 == cfg { print $3 "," $4 "," $5 }' "$1" |
+			fstests_totals)"
+	done
+	echo
+	awk -F, -v cfg="$2" '
+	$2 == cfg && $4 != "pass" && !(($3, $4) in why) { why[$3, $4] = $6; wl[++nw] = $3 SUBSEP $4 }
+	END {
 		if (nw) { print ""; print "Not run or failed, and why (first kernel that reported it):"; print "" }
 		for (i = 1; i <= nw; i++) { split(wl[i], f, SUBSEP); printf "- %s %s: %s\n", f[1], f[2], why[f[1], f[2]] }
 	}' "$1"

@@ -12,6 +12,7 @@ set -eu
 . "$(dirname "$0")/lib/common.sh"
 . "$VX_ROOT/scripts/lib/guest.sh"
 . "$VX_ROOT/scripts/lib/tests.sh"
+. "$VX_ROOT/scripts/lib/fstests.sh"
 mode=${1:-run}
 case $mode in
 run)   DEFAULT_PLAN=wl:dircreate ;;
@@ -130,8 +131,7 @@ fi
 	if [ -f "$out/fstests.txt" ]; then
 		printf '  %-14s %-7s %s\n' fstests \
 			"$(grep -q '^FAIL' "$out/fstests.txt" && echo "FAIL $(grep -c '^FAIL' "$out/fstests.txt")" || echo "pass $(grep -c '^PASS' "$out/fstests.txt")")" \
-			"$TEST_FSTESTS at dirblock_64k: $(cat "$out"/fstests/*/status.csv 2>/dev/null | awk -F, '{ n[$2]++; s += $3 }
-				END { printf "%d pass, %d fail, %d notrun, %d s", n["pass"], n["fail"] + n["crash"], n["notrun"], s }')"
+			"$TEST_FSTESTS at dirblock_64k: $(cat "$out"/fstests/*/status.csv 2>/dev/null | fstests_totals)"
 	fi
 	echo "== full table: $out/results.md"
 } > "$out/summary.txt"

@@ -1,5 +1,5 @@
 # fstests: its source and build, and the reading of its results (sourced
-# by fstests.sh and selftest.sh; needs common.sh and guest.sh).
+# by fstests.sh, run.sh and selftest.sh; needs common.sh and guest.sh).
 # shellcheck shell=sh
 
 VX_FST=$VX_ROOT/images/fstests
@@ -69,6 +69,13 @@ fstests_args() {
 	else
 		echo "$1"
 	fi
+}
+
+# fstests_totals: "N pass, N fail, N notrun, Ns" of the test,status,seconds
+# rows on stdin (a boot's status.csv); a crash counts as a failure.
+fstests_totals() {
+	awk -F, '{ n[$2]++; s += $3 }
+		END { printf "%d pass, %d fail, %d notrun, %ds\n", n["pass"], n["fail"] + n["crash"], n["notrun"], s }'
 }
 
 # fstests_status DIR: test,status,seconds,note rows of one boot: fstests'
