@@ -76,6 +76,13 @@ boot_fstests() {
 }
 # 16 GiB of sparse disks per boot: not left behind by an interrupted run.
 trap 'rm -f "${out:-/nonexistent}"/*/disk*.qcow2' EXIT
+# The boots run in the background, where a Ctrl-C does not reach them
+# (SIGINT is ignored there): pass an interruption on to them as SIGTERM,
+# on which boot.sh stops its guest.
+stop_boots() { trap '' INT TERM HUP; kill -TERM 0 2>/dev/null; exit "$1"; }
+trap 'stop_boots 130' INT
+trap 'stop_boots 143' TERM
+trap 'stop_boots 129' HUP
 
 # verdicts LABEL CFG DIR: PASS/FAIL lines for one boot.
 verdicts() {
