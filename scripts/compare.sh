@@ -16,10 +16,11 @@
 #   VS=LABEL            the kernel the "versus" table compares with every
 #                       other one (default: full, if compared)
 #   CPUS="1 2 4 8"      a scaling series: every kernel at each vCPU count,
-#                       labelled LABEL@N; the report adds a table and plot
-#                       of throughput and IPIs per 1000 operations against
-#                       vCPUs.  Counts above the host's cores oversubscribe
-#                       it (marked so: trends, not physics).
+#                       labelled LABEL@N; the report adds tables and
+#                       plots (one per phase) of throughput and IPIs per
+#                       1000 operations against vCPUs.  Counts above the
+#                       host's cores oversubscribe it (marked so: trends,
+#                       not physics).
 #   compare.sh report DIR   regenerate DIR's report from its raw.csv
 # Output, in one results directory: compare.md, compare.csv, raw.csv,
 # *.png (gnuplot), kernels.txt (label, tree, point, kernel directory),

@@ -82,6 +82,8 @@ done > "$c/raw.csv"
 compare_report "$c" > "$tmp/scal.out" 2>&1 || true
 grep -q '| kernel | phase | 1 vCPU | 4 vCPU\* |' "$c/compare.md" && grep -q '| full | create | 1002 | 3002 |' "$c/compare.md" &&
 	ok "compare: scaling table, oversubscribed column marked" || bad "compare: scaling table: $(grep -A4 'files_per_s$' "$c/compare.md" | head -c 300)"
+[ -s "$c/scaling-dircreate-files_per_s-create.png" ] && grep -q 'scaling-dircreate-files_per_s-create.png' "$c/compare.md" &&
+	ok "compare: scaling plot per phase" || bad "compare: scaling plot per phase: $(ls "$c")"
 
 # fstests: the xunit report read into pass/fail/notrun; a splat while a
 # test ran fails it; a test the guest died in is "crash".

@@ -234,33 +234,37 @@ scaling_md() {
 				}
 			}' "$1/compare.csv"
 			scaling_plot "$1" "$_w" "$_m" "$_hc"
-			echo
-			echo "![$_w $_m](scaling-$_w-$_m.png)"
 		done
 	done
 }
 
-# scaling_plot OUT WORKLOAD METRIC HOSTCORES: one line per kernel and phase.
+# scaling_plot OUT WORKLOAD METRIC HOSTCORES: per phase, a plot with one
+# line per kernel (scaling-WORKLOAD-METRIC-PHASE.png), and its Markdown
+# image.  One plot per phase: a warm phase runs orders of magnitude
+# faster than a cold one and would flatten it to the axis.
 scaling_plot() {
-	_plot=""
-	for _kp in $(awk -F, -v w="$2" -v m="$3" '$1 == w && $3 == m && $4 ~ /@/ {
-		k = $4; sub(/@.*/, "", k); print k ":" $2 }' "$1/compare.csv" | sort -u); do
-		_f="$1/plot-scaling-$2-$3-$(echo "$_kp" | tr ':' '-').dat"
-		awk -F, -v w="$2" -v m="$3" -v kp="$_kp" '$1 == w && $3 == m && $4 ~ /@/ {
-			k = $4; sub(/@.*/, "", k); c = $4; sub(/.*@/, "", c)
-			if (k ":" $2 == kp) print c, $5, $6, $7 }' "$1/compare.csv" | sort -n > "$_f"
-		_plot="$_plot${_plot:+, }'$_f' using 1:2:3:4 with yerrorlines title '$(echo "$_kp" | tr ':' ' ')'"
+	for _ph in $(awk -F, -v w="$2" -v m="$3" '$1 == w && $3 == m && $4 ~ /@/ { print $2 }' "$1/compare.csv" | sort -u); do
+		_plot=""
+		for _k in $(awk -F, -v w="$2" -v m="$3" -v ph="$_ph" '$1 == w && $3 == m && $2 == ph && $4 ~ /@/ {
+			k = $4; sub(/@.*/, "", k); print k }' "$1/compare.csv" | sort -u); do
+			_f="$1/plot-scaling-$2-$3-$_k-$_ph.dat"
+			awk -F, -v w="$2" -v m="$3" -v ph="$_ph" -v k="$_k" '$1 == w && $3 == m && $2 == ph && $4 ~ /@/ {
+				l = $4; sub(/@.*/, "", l); c = $4; sub(/.*@/, "", c)
+				if (l == k) print c, $5, $6, $7 }' "$1/compare.csv" | sort -n > "$_f"
+			_plot="$_plot${_plot:+, }'$_f' using 1:2:3:4 with yerrorlines title '$_k'"
+		done
+		gnuplot <<-GP
+		set terminal png size 900,560 noenhanced
+		set output '$1/scaling-$2-$3-$_ph.png'
+		set title '$2, $_ph: $3 (median, min-max bars; oversubscribed right of the dashed line)'
+		set xlabel 'vCPUs'; set ylabel '$3'; set logscale x 2; set yrange [0:*]
+		set arrow from $4, graph 0 to $4, graph 1 nohead dashtype 2
+		set key outside right
+		plot $_plot
+		GP
+		echo
+		echo "![$2 $_ph $3](scaling-$2-$3-$_ph.png)"
 	done
-	[ -n "$_plot" ] || return 0
-	gnuplot <<-GP
-	set terminal png size 1000,650 noenhanced
-	set output '$1/scaling-$2-$3.png'
-	set title '$2: $3 against vCPUs (median, min-max bars; right of the dashed line the host is oversubscribed)'
-	set xlabel 'vCPUs'; set ylabel '$3'; set logscale x 2; set yrange [0:*]
-	set arrow from $4, graph 0 to $4, graph 1 nohead dashtype 2
-	set key outside right
-	plot $_plot
-	GP
 }
 
 # compare_plots OUT "LABELS": PNGs from OUT/compare.csv with gnuplot:
