@@ -114,9 +114,7 @@ qpid=$!
 # timeout runs qemu in a process group of its own, out of reach of a
 # Ctrl-C or a kill of the run's group: an interrupted run stops its guest.
 stop_guest() { kill "$qpid" 2>/dev/null || true; exit "$1"; }
-trap 'stop_guest 130' INT
-trap 'stop_guest 143' TERM
-trap 'stop_guest 129' HUP
+on_interrupt stop_guest
 # Progress: echo the guest's markers as they arrive.
 tail -n +1 -F --pid=$qpid "$log" 2>/dev/null |
 	sed -u -n 's/\r//; s/.*@@VX \(STEP\|TEST\|BOOTED\|FSTESTS\)/  guest: \1/p' >&2 &

@@ -80,9 +80,7 @@ trap 'rm -f "${out:-/nonexistent}"/*/disk*.qcow2' EXIT
 # (SIGINT is ignored there): pass an interruption on to them as SIGTERM,
 # on which boot.sh stops its guest.
 stop_boots() { trap '' INT TERM HUP; kill -TERM 0 2>/dev/null; exit "$1"; }
-trap 'stop_boots 130' INT
-trap 'stop_boots 143' TERM
-trap 'stop_boots 129' HUP
+on_interrupt stop_boots
 
 # verdicts LABEL CFG DIR: PASS/FAIL lines for one boot.
 verdicts() {

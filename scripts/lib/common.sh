@@ -169,6 +169,14 @@ config_hash() { config_fragments | xargs cat | short_hash; }
 
 build_dir() { echo "$VX_CACHE/build/$(ksrc_version)-$(variant)"; }
 
+# on_interrupt FUNC: on SIGINT, SIGTERM and SIGHUP run FUNC with the exit
+# status a shell gives for that signal (130, 143, 129); FUNC exits.
+on_interrupt() {
+	trap "$1 130" INT
+	trap "$1 143" TERM
+	trap "$1 129" HUP
+}
+
 # tree_lock: hold $VX_CACHE/tree.lock (on fd 9) until this process and
 # its children end.  Every run on the machine shares the kernel trees'
 # checkouts and the build directories, so a make compare next to a make
