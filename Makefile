@@ -15,9 +15,10 @@
 #   GOOD= BAD= BISECT_PLAN= BISECT_METRIC= BISECT_ABOVE= BISECT_BELOW=
 #                           make bisect: see scripts/bisect.sh
 #   FSTESTS_CFG=dirblock_64k FSTESTS_TESTS=short FSTESTS_SRC= FSTESTS_TIMEOUT=
+#   FSTESTS_URL= FSTESTS_COMMIT=  where fstests is fetched from, at which commit
 #                           make fstests*: see scripts/fstests.sh
 export KSRC SERIES CPUS MEM DEBUG VARIANT PLAN ACCEL VX_CACHE TIMEOUT
-export FSTESTS_CFG FSTESTS_TESTS FSTESTS_SRC FSTESTS_TIMEOUT FSTESTS_MEM
+export FSTESTS_CFG FSTESTS_TESTS FSTESTS_SRC FSTESTS_URL FSTESTS_COMMIT FSTESTS_TIMEOUT FSTESTS_MEM
 export POINTS REPEAT VS GOOD BAD BISECT_PLAN BISECT_METRIC BISECT_ABOVE BISECT_BELOW
 
 .PHONY: run test steps stress check deps tree kernel image boot selftest clean distclean \

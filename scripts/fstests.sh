@@ -9,9 +9,14 @@
 #   fstests.sh test K       for make test: the short list on kernel directory
 #                           K, "PASS/FAIL ..." lines
 #   fstests.sh report DIR   regenerate DIR's report
+#   fstests.sh build        fetch and build the suite only; prints its directory
 # Variables:
 #   FSTESTS_SRC=            fstests: a directory, a tarball or a git URL
-#                           (default: ../shared/xfstests-*.tar.gz)
+#                           (default: ../shared/xfstests-*.tar.gz, else
+#                           FSTESTS_URL)
+#   FSTESTS_COMMIT=63a29724a85f...  the commit a git URL is fetched at (the
+#                           one images/fstests/ was made with)
+#   FSTESTS_URL=https://git.kernel.org/pub/scm/fs/xfs/xfstests-dev.git
 #   FSTESTS_CFG=dirblock_64k  configs, space separated (images/fstests/configs/)
 #   FSTESTS_TESTS=short     a list of images/fstests/lists/, or check's own
 #                           arguments ("-g quick", "generic/001 xfs/306")
@@ -45,11 +50,6 @@ if [ "$FSTESTS_TESTS" = short ]; then
 else
 	FSTESTS_TIMEOUT=${FSTESTS_TIMEOUT:-21600}
 fi
-# The guest mounts tmpfs over these: a suite built under them would vanish.
-case $VX_CACHE/ in
-/tmp/*|/run/*|/var/tmp/*|/var/log/*|/mnt/*)
-	die "VX_CACHE=$VX_CACHE: the fstests guest mounts tmpfs over /tmp, /run, /var/tmp, /var/log and /mnt; put the cache elsewhere" ;;
-esac
 for c in $FSTESTS_CFG; do
 	[ -f "$VX_FST/configs/$c" ] ||
 		die "FSTESTS_CFG: no images/fstests/configs/$c (have: $(ls "$VX_FST/configs" | tr '\n' ' '))"
@@ -187,12 +187,32 @@ report)
 	report "$2"
 	cat "$2/fstests.md"
 	exit 0 ;;
+build)
+	"$VX_ROOT/scripts/deps.sh"
+	fstests_build
+	exit 0 ;;
 run|compare|test) ;;
-*) die "usage: fstests.sh run|compare|test KERNEL_DIR|report DIR" ;;
+*) die "usage: fstests.sh run|compare|test KERNEL_DIR|report DIR|build" ;;
+esac
+# The guest mounts tmpfs over these: a suite built under them would vanish.
+case $VX_CACHE/ in
+/tmp/*|/run/*|/var/tmp/*|/var/log/*|/mnt/*)
+	die "VX_CACHE=$VX_CACHE: the fstests guest mounts tmpfs over /tmp, /run, /var/tmp, /var/log and /mnt; put the cache elsewhere" ;;
 esac
 
 "$VX_ROOT/scripts/deps.sh"
-fst=$(fstests_build)
+rc=0
+fst=$(fstests_build 2> "${TMPDIR:-/tmp}/vx-fstests-build.$$") || rc=$?
+cat "${TMPDIR:-/tmp}/vx-fstests-build.$$" >&2
+why=$(sed -n 's/.*error: no fstests source: //p' "${TMPDIR:-/tmp}/vx-fstests-build.$$")
+rm -f "${TMPDIR:-/tmp}/vx-fstests-build.$$"
+if [ "$rc" = 3 ] && [ "$mode" = test ]; then
+	# make test on a machine with no fstests to be had: a skip that
+	# says why and how to provide it.
+	t_skip fstests "no fstests source: $why"
+	t_finish
+fi
+[ "$rc" = 0 ] || exit "$rc"
 if [ "$mode" = test ]; then
 	# make test: the kernel run.sh built, one config, results beside its own.
 	k=${2:?usage: fstests.sh test KERNEL_DIR}

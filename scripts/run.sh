@@ -2,12 +2,12 @@
 # make run / make test: build the kernel at SERIES, build the image, boot it
 # on a fresh qcow2 disk, run PLAN, and write results to one directory per run.
 #   run.sh run|test|check|steps
-# "test" counts every step as a test and prints "N passed, N failed"; it
-# also runs the crash/log-recovery test (CRASH_WL, "" to skip), the
-# fragmentation test in a boot with vmap_space_limit=FRAG_LIMIT ("" to
-# skip), fstests' list TEST_FSTESTS (default short, "" to skip; at
-# dirblock_64k, scripts/fstests.sh) and the harness selftests.  "check" is "test" with a short plan
-# and none of those.
+# "test" counts every step as a test and prints "N passed, N failed, N
+# skipped"; it also runs the crash/log-recovery test (CRASH_WL, "" to
+# skip), the fragmentation test in a boot with vmap_space_limit=FRAG_LIMIT
+# ("" to skip), fstests' list TEST_FSTESTS (default short, "" to skip; at
+# dirblock_64k, scripts/fstests.sh) and the harness selftests.  "check" is
+# "test" with a short plan and none of those.
 set -eu
 . "$(dirname "$0")/lib/common.sh"
 . "$VX_ROOT/scripts/lib/guest.sh"
@@ -123,14 +123,16 @@ if [ "$mode" = test ] && [ -n "$TEST_FSTESTS" ]; then
 	ACCEL=$(cat "$out/accel") FSTESTS_TESTS=$TEST_FSTESTS FSTESTS_CFG=dirblock_64k \
 		"$VX_ROOT/scripts/fstests.sh" test "$k" "$out/fstests" > "$out/fstests.txt" 2>&1 || true
 	t_merge "$out/fstests.txt"
-	grep -q '^[0-9]* passed, [0-9]* failed$' "$out/fstests.txt" || t_fail "fstests: $(tail -n 1 "$out/fstests.txt")"
+	grep -q '^[0-9]* passed, [0-9]* failed, [0-9]* skipped$' "$out/fstests.txt" || t_fail "fstests: $(tail -n 1 "$out/fstests.txt")"
 fi
 {
 	echo "== $id ($(cat "$out/accel"), $CPUS vCPUs)"
 	run_summary "$out/results.csv" "$out/tests.txt"
 	if [ -f "$out/fstests.txt" ]; then
-		printf '  %-14s %-7s %s\n' fstests \
-			"$(grep -q '^FAIL' "$out/fstests.txt" && echo "FAIL $(grep -c '^FAIL' "$out/fstests.txt")" || echo "pass $(grep -c '^PASS' "$out/fstests.txt")")" \
+		if grep -q '^FAIL' "$out/fstests.txt"; then v="FAIL $(grep -c '^FAIL' "$out/fstests.txt")"
+		elif grep -q '^SKIP' "$out/fstests.txt"; then v=SKIP
+		else v="pass $(grep -c '^PASS' "$out/fstests.txt")"; fi
+		printf '  %-14s %-7s %s\n' fstests "$v" \
 			"$TEST_FSTESTS at dirblock_64k: $(cat "$out"/fstests/*/status.csv 2>/dev/null | fstests_totals)"
 	fi
 	echo "== full table: $out/results.md"

@@ -112,6 +112,68 @@ fi
 expect_error "fstests refuses an unknown config" "no images/fstests/configs/nosuch" \
 	env FSTESTS_CFG=nosuch "$S/fstests.sh" run
 
+# No harness knob reaches another project's build: every name the
+# Makefile exports is one foreign() removes, and it removes them from the
+# environment and from MAKEFLAGS.
+unlisted=$(sed -n 's/^export //p' "$VX_ROOT/Makefile" | tr ' ' '\n' | grep . |
+	while read -r v; do
+		case " $(echo $VX_KNOBS) " in *" $v "*) ;; *) case $v in VX_*) ;; *) printf ' %s' "$v" ;; esac ;; esac
+	done)
+[ -z "$unlisted" ] && ok "every name the Makefile exports is in VX_KNOBS" ||
+	bad "the Makefile exports names foreign() does not remove:$unlisted"
+leaked=$(DEBUG=0 CPUS=2 SERIES=3 VX_APPEND=x MAKEFLAGS=" DEBUG=0" MAKEOVERRIDES='${-*-command-variables-*-}' \
+	foreign env | grep -E '^(DEBUG|CPUS|SERIES|VX_APPEND|MAKEFLAGS|MAKEOVERRIDES)=' | tr '\n' ' ')
+[ -z "$leaked" ] && ok "foreign() runs a build without the harness's names" || bad "foreign() leaks: $leaked"
+
+# fstests: fetched at its pinned commit from a git URL (here a local
+# mirror: the fetch path on a machine that cannot reach upstream) and
+# built in an empty cache with the harness's environment, DEBUG=0 and all
+# (fstests' configure takes DEBUG for a gcc flag).
+ctmp=$(mkdir -p "$VX_CACHE" && mktemp -d "$VX_CACHE/selftest.XXXXXX")
+trap 'rm -rf "$tmp" "$ctmp"' EXIT
+# The mirror's files: the snapshot, or the FSTESTS_SRC tarball or tree.
+snap=$(ls "$VX_SHARED"/xfstests-*.tar.gz 2>/dev/null | head -n 1)
+snap=${FSTESTS_SRC:-$snap}
+mkdir -p "$ctmp/mirror"
+case $snap in
+*.tar.*|*.tgz) tar -xf "$snap" -C "$ctmp/mirror" --strip-components=1 2>/dev/null || snap="" ;;
+*://*|git@*|"") snap="" ;;
+*) cp -R "$snap/." "$ctmp/mirror/" 2>/dev/null || snap="" ;;
+esac
+if [ -n "$snap" ]; then
+	git -C "$ctmp/mirror" init -q && git -C "$ctmp/mirror" add -A -f &&
+		git -C "$ctmp/mirror" -c user.name=vx -c user.email=vx@localhost commit -q -m mirror
+	mc=$(git -C "$ctmp/mirror" rev-parse HEAD)
+	echo change > "$ctmp/mirror/VX-LATER" && git -C "$ctmp/mirror" add VX-LATER &&
+		git -C "$ctmp/mirror" -c user.name=vx -c user.email=vx@localhost commit -q -m later
+	rc=0
+	env VX_CACHE="$ctmp/cache" VX_SHARED=/nonexistent FSTESTS_SRC= FSTESTS_URL="file://$ctmp/mirror" \
+		FSTESTS_COMMIT="$mc" DEBUG=0 CPUS=2 MEM=2G SERIES= PLAN=vmalloc MAKEFLAGS=" DEBUG=0" \
+		"$S/fstests.sh" build > "$tmp/fbuild.out" 2>&1 || rc=$?
+	fd=$(tail -n 1 "$tmp/fbuild.out")
+	if [ "$rc" = 0 ] && [ -x "$fd/check" ] && [ -x "$fd/src/punch-alternating" ] && [ ! -e "$fd/VX-LATER" ]; then
+		ok "fstests fetched at its commit from a git URL and built in an empty cache, DEBUG=0 exported"
+	else
+		bad "fstests fetch and build (rc=$rc): $(tail -n 5 "$tmp/fbuild.out" | tr '\n' ' ')"
+	fi
+	expect_error "fstests: a URL without the pinned commit fails, never takes its head" "has no commit 0{40}" \
+		env VX_CACHE="$ctmp/cache" VX_SHARED=/nonexistent FSTESTS_SRC= FSTESTS_URL="file://$ctmp/mirror" \
+		FSTESTS_COMMIT=0000000000000000000000000000000000000000 "$S/fstests.sh" build
+else
+	t_skip "selftest:fstests-fetch" "no snapshot in $VX_SHARED and no FSTESTS_SRC tarball or tree to make a mirror of"
+fi
+# Offline with no copy: make test's fstests part is a skip that says why
+# and how to provide fstests, not a failure and not silence.
+rc=0
+env VX_CACHE="$ctmp/cache" VX_SHARED=/nonexistent FSTESTS_SRC= FSTESTS_URL="file://$ctmp/no-such-mirror" \
+	"$S/fstests.sh" test /nonexistent "$ctmp/out" > "$tmp/foff.out" 2>&1 || rc=$?
+if [ "$rc" = 0 ] && grep -q '^SKIP fstests no fstests source: cannot fetch' "$tmp/foff.out" &&
+	grep -q 'provide one: FSTESTS_SRC=' "$tmp/foff.out" && tail -n 1 "$tmp/foff.out" | grep -qx '0 passed, 0 failed, 1 skipped'; then
+	ok "fstests with no source to be had: a skip with the reason"
+else
+	bad "fstests with no source (rc=$rc): $(tail -n 4 "$tmp/foff.out" | tr '\n' ' ')"
+fi
+
 if [ -n "${1:-}" ]; then
 	# A guest that hangs is killed at its timeout and reported as such.
 	rc=0

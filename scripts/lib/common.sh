@@ -7,6 +7,8 @@ VX_ROOT=$(cd "$(dirname "$0")/.." && pwd)
 # Everything generated lives outside the repository by default.
 VX_CACHE=${VX_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vmapxfs}
 VX_RESULTS=${VX_RESULTS:-$VX_ROOT/results}
+# The team's shared files beside the checkout (an fstests snapshot).
+VX_SHARED=${VX_SHARED:-$VX_ROOT/../shared}
 
 # User-facing knobs (the Makefile passes them through the environment).
 KSRC=${KSRC:-linux-source-6.1}
@@ -18,6 +20,28 @@ ACCEL=${ACCEL:-auto}
 JOBS=${JOBS:-$(nproc)}
 
 vx_prog=$(basename "$0")
+
+# Every name the harness reads from its environment (the Makefile exports
+# most of them).  Several are generic (DEBUG, CPUS, SERIES, PLAN) and mean
+# something else to another project's build: fstests' configure records
+# DEBUG and hands it to gcc.  foreign() keeps them, and our VX_* names,
+# out of such builds; selftest.sh checks that the Makefile exports no name
+# missing here.
+VX_KNOBS="KSRC SERIES CPUS MEM DEBUG VARIANT PLAN ACCEL TIMEOUT JOBS FORCE
+CHECK_ONLY POINTS REPEAT VS GOOD BAD BISECT_PLAN BISECT_METRIC BISECT_ABOVE
+BISECT_BELOW BROKEN_AFTER CRASH_WL FRAG_LIMIT TEST_FSTESTS FSTESTS_CFG
+FSTESTS_TESTS FSTESTS_SRC FSTESTS_URL FSTESTS_COMMIT FSTESTS_TIMEOUT
+FSTESTS_MEM FSTESTS_JOBS"
+
+# foreign CMD...: run another project's configure or make (the kernel's,
+# fstests') without the harness's knobs and VX_* names in its environment,
+# and as a make of its own: under `make test DEBUG=1` MAKEFLAGS carries
+# DEBUG=1 to every make below it.
+foreign() {
+	# shellcheck disable=SC2046
+	env $(for _v in $VX_KNOBS $(env | sed -n 's/^\(VX_[A-Za-z0-9_]*\)=.*/\1/p'); do
+		printf -- '-u %s ' "$_v"; done) -u MAKEFLAGS -u MFLAGS -u MAKEOVERRIDES -u MAKELEVEL "$@"
+}
 
 log()  { printf '%s: %s\n' "$vx_prog" "$*" >&2; }
 die()  { printf '%s: error: %s\n' "$vx_prog" "$*" >&2; exit 2; }
@@ -209,7 +233,7 @@ kernel_dir() { echo "$VX_CACHE/kernels/$1"; }
 # the harness's compilers (ccache; CCACHE_DIR is the caller's).
 kmake() {
 	_t=$1 _b=$2; shift 2
-	make -C "$_t" O="$_b" CC="ccache gcc" HOSTCC="ccache gcc" -j"$JOBS" "$@"
+	foreign make -C "$_t" O="$_b" CC="ccache gcc" HOSTCC="ccache gcc" -j"$JOBS" "$@"
 }
 
 # ext_modules TREE BUILD DEST: build each out-of-tree module of ours

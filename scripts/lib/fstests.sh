@@ -4,33 +4,71 @@
 
 VX_FST=$VX_ROOT/images/fstests
 
+# The fstests commit the lists of images/fstests/ (known failures above
+# all) were made with.  A fetch takes this commit, never a branch's head.
+FSTESTS_COMMIT=${FSTESTS_COMMIT:-63a29724a85f1999e49bf0a9bf0d22643b6116e5}
+FSTESTS_URL=${FSTESTS_URL:-https://git.kernel.org/pub/scm/fs/xfs/xfstests-dev.git}
+
+# fstests_unavailable WHY: no fstests source can be had (exit 3, which
+# make test reports as a skip); says how to provide one.
+fstests_unavailable() {
+	printf '%s: error: no fstests source: %s; provide one: FSTESTS_SRC=DIR, TARBALL or git URL, or the snapshot ../shared/xfstests-*.tar.gz, or a network that reaches %s (fetched at %s)\n' \
+		"$vx_prog" "$1" "$FSTESTS_URL" "$FSTESTS_COMMIT" >&2
+	exit 3
+}
+
 # fstests_src: FSTESTS_SRC (a directory, a tarball or a git URL), else the
-# team's snapshot in ../shared.
+# team's snapshot in ../shared (it must be of FSTESTS_COMMIT), else
+# FSTESTS_URL.
 fstests_src() {
 	if [ -n "${FSTESTS_SRC:-}" ]; then
 		echo "$FSTESTS_SRC"
 		return
 	fi
-	_s=$(ls "$VX_ROOT"/../shared/xfstests-*.tar.gz 2>/dev/null | head -n 1)
-	[ -n "$_s" ] || die "no fstests source: set FSTESTS_SRC to a directory, a tarball or a git URL of fstests (git://git.kernel.org/pub/scm/fs/xfs/xfstests-dev.git)"
+	_s=$(ls "$VX_SHARED"/xfstests-*.tar.gz 2>/dev/null | head -n 1)
+	if [ -z "$_s" ]; then
+		echo "$FSTESTS_URL"
+		return
+	fi
+	_c=$(gzip -dc "$_s" | git get-tar-commit-id 2>/dev/null || true)
+	[ "$_c" = "$FSTESTS_COMMIT" ] ||
+		die "$_s is fstests ${_c:-of an unknown commit}, not $FSTESTS_COMMIT, the commit images/fstests/ was made with (set FSTESTS_COMMIT or FSTESTS_SRC to use it anyway)"
 	echo "$_s"
 }
 
-# fstests_build: build the suite once per source (cached by content hash
-# under $VX_CACHE/fstests/) and print the directory to run check in.
+# fstests_fetch URL: FSTESTS_COMMIT of the git repository at URL, checked
+# out once in the cache; prints the checkout.  A server that refuses a
+# fetch by commit id gets a fetch of its branches.
+fstests_fetch() {
+	echo "$FSTESTS_COMMIT" | grep -q -x '[0-9a-f]\{40\}' ||
+		die "FSTESTS_COMMIT=$FSTESTS_COMMIT: a git fetch needs the whole 40-digit commit id"
+	_g="$VX_CACHE/fstests/git-$FSTESTS_COMMIT"
+	_l="$_g.log"
+	if [ ! -f "$_g/.vx-fetched" ]; then
+		progress "fetching fstests $FSTESTS_COMMIT from $1 (log: $_l)"
+		rm -rf "$_g"
+		git init -q "$_g"
+		if ! timeout 600 git -C "$_g" fetch --depth 1 "$1" "$FSTESTS_COMMIT" > "$_l" 2>&1 &&
+			! timeout 1800 git -C "$_g" fetch "$1" '+refs/heads/*:refs/remotes/origin/*' >> "$_l" 2>&1; then
+			fstests_unavailable "cannot fetch from $1: $(grep -m 1 '^fatal:' "$_l" || tail -n 1 "$_l")"
+		fi
+		git -C "$_g" -c advice.detachedHead=false checkout -q "$FSTESTS_COMMIT" >> "$_l" 2>&1 ||
+			die "$1 has no commit $FSTESTS_COMMIT (log: $_l)"
+		touch "$_g/.vx-fetched"
+	fi
+	echo "$_g"
+}
+
+# fstests_build: build the suite once per source (cached by content hash,
+# or commit, under $VX_CACHE/fstests/) and print the directory to run
+# check in.  Exits 3 when there is no source to be had.
 fstests_build() {
 	_src=$(fstests_src)
 	mkdir -p "$VX_CACHE/fstests"
 	case $_src in
 	*://*|git@*)
-		_g="$VX_CACHE/fstests/git-$(echo "$_src" | short_hash)"
-		if [ -d "$_g" ]; then
-			run_logged "$VX_CACHE/fstests/git-fetch.log" git -C "$_g" pull --ff-only
-		else
-			progress "cloning fstests from $_src"
-			run_logged "$VX_CACHE/fstests/git-clone.log" git clone --depth 1 "$_src" "$_g"
-		fi
-		_h=git$(git -C "$_g" rev-parse HEAD | cut -c1-12) ;;
+		_g=$(fstests_fetch "$_src")
+		_h=git$(echo "$FSTESTS_COMMIT" | cut -c1-12) ;;
 	*.tar.*|*.tgz)
 		[ -f "$_src" ] || die "FSTESTS_SRC=$_src does not exist"
 		_h=tar$(short_hash < "$_src") ;;
@@ -47,14 +85,16 @@ fstests_build() {
 		rm -rf "$_d"
 		mkdir -p "$_d"
 		case $_src in
-		*://*|git@*) cp -R "$_g/." "$_d/xfstests/" ;;
+		*://*|git@*) { mkdir -p "$_d/xfstests" && git -C "$_g" archive HEAD | tar -x -C "$_d/xfstests"; } ||
+			die "cannot copy the checkout $_g" ;;
 		*.tar.*|*.tgz)
 			{ tar -xf "$_src" -C "$_d" && mv "$_d"/*/ "$_d/xfstests.tmp" &&
 				mv "$_d/xfstests.tmp" "$_d/xfstests"; } ||
 				die "cannot extract $_src (one top directory expected)" ;;
 		*) { mkdir -p "$_d/xfstests" && cp -R "$_src/." "$_d/xfstests/"; } || die "cannot copy $_src" ;;
 		esac
-		run_logged "$_d.log" make -C "$_d/xfstests" -j"$JOBS"
+		# (configure and make without the harness's DEBUG, CPUS, ...)
+		run_logged "$_d.log" foreign make -C "$_d/xfstests" -j"$JOBS"
 		[ -x "$_d/xfstests/src/punch-alternating" ] || die "fstests built without its test programs; log: $_d.log"
 		touch "$_d/.built"
 	fi
