@@ -159,16 +159,46 @@ vmap_stat() {
 # in /proc/vmallocinfo.
 ram_entries() { grep -cE 'vm_map_ram|unpurged' /proc/vmallocinfo; }
 
+# areas_snapshot FILE: the vmalloc areas (address ranges) there are now.
+# Without real addresses (init sets kptr_restrict=1) it writes "unknown",
+# and module_areas then reports "unknown", which no leak check passes.
+areas_snapshot() {
+	if grep -q -v '^0x[0-9a-f]*-0x[0-9a-f]* ' /proc/vmallocinfo; then
+		echo unknown > "$1"
+	else
+		awk '{ print $1 }' /proc/vmallocinfo > "$1"
+	fi
+}
+
+# module_areas MODULE BEFORE: the vmalloc areas MODULE allocated and has
+# not freed, counted while it is loaded: areas that were not there before
+# it was loaded (BEFORE, an areas_snapshot) and whose caller is MODULE's
+# (its symbols resolve while it is loaded) or an address no symbol
+# covers any more (its init code, freed once init returned).
+# An area that existed before cannot be its own, though it may show as its
+# own: a module unloaded just before (test_vmalloc) leaves areas that
+# kvfree_rcu() frees seconds later, and their caller address is MODULE's
+# once it loads there.
+module_areas() {
+	if [ "$(cat "$2")" = unknown ]; then echo unknown; return; fi
+	awk -v m="[$1]" 'NR == FNR { was[$1] = 1; next }
+		!($1 in was) && (index($0, m) || $3 ~ /^0x[0-9a-f]+$/) { n++ } END { print n + 0 }' "$2" /proc/vmallocinfo
+}
+
 # stress_module NAME ARG...: load vmap_stress.ko once with ARGs.  Sets
-# st_rc (finsmod's status), st_areas (vmalloc areas of the module's while
-# it is loaded: its symbols still resolve) and st_res (its RESULT line);
-# its log lines go to /tmp/NAME.log, finsmod's errors to /tmp/NAME.err.
+# st_rc (finsmod's status), st_res (its RESULT line) and what the module
+# left behind, counted while it is still loaded: st_areas (vmalloc areas,
+# module_areas), st_live (vmap/stats vm_map_ram_live) and st_ram
+# (ram_entries); its log lines go to /tmp/NAME.log, finsmod's errors to
+# /tmp/NAME.err.
 stress_module() {
 	_n=$1; shift
 	dmesg -c > /dev/null
+	areas_snapshot "/tmp/$_n.areas"
 	st_rc=0
 	finsmod /lib/modules/vmap_stress.ko "$@" > "/tmp/$_n.err" 2>&1 || st_rc=$?
-	st_areas=$(grep -c '\[vmap_stress\]' /proc/vmallocinfo)
+	st_areas=$(module_areas vmap_stress "/tmp/$_n.areas")
+	st_live=$(vmap_stat vm_map_ram_live) st_ram=$(ram_entries)
 	[ "$st_rc" != 0 ] || rmmod vmap_stress
 	dmesg | sed -n 's/.*vmap_stress: //p' > "/tmp/$_n.log"
 	st_res=$(sed -n 's/^RESULT //p' "/tmp/$_n.log" | head -n 1)

@@ -12,14 +12,14 @@ ko=/lib/modules/vmap_badinput.ko
 [ -f "$ko" ] || { fail "badinput:module $ko missing"; exit 0; }
 dmesg -c > /dev/null
 live0=$(vmap_stat vm_map_ram_live); areas0=$(grep -vcE 'vm_map_ram|unpurged' /proc/vmallocinfo)
+areas_snapshot /tmp/bi.areas
 say "EXPECT-WARN begin"
 birc=0
 biops=$(cmdarg vx.biops)
 finsmod "$ko" ${biops:+ops=$biops} > /tmp/bi.err 2>&1 || birc=$?
 say "EXPECT-WARN end"
-# vmalloc areas the module allocated and did not free (its symbols
-# still resolve while it is loaded).
-mod_areas=$(grep -c '\[vmap_badinput\]' /proc/vmallocinfo)
+# vmalloc areas the module allocated and did not free (lib.sh).
+mod_areas=$(module_areas vmap_badinput /tmp/bi.areas)
 [ "$birc" != 0 ] || rmmod vmap_badinput
 dmesg > /tmp/bi.log
 sed -n 's/.*vmap_badinput: CASE //p' /tmp/bi.log > /tmp/bi.cases

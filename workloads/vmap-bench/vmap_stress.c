@@ -30,6 +30,12 @@
  * Any vm_map_ram() that returns NULL, and any page that does not hold
  * what was written to it, is a failure.
  *
+ * Test knob: inject_leak=1 keeps a vmalloc() area and a one-page
+ * vm_map_ram() mapping from the end of init until the module is removed:
+ * what a leak looks like to a check made while the module is loaded,
+ * which must then report it.  (rmmod frees both, so the boot's later leak
+ * checks are not disturbed.)
+ *
  * Output (kernel log): "vmap_stress: RESULT mode=... threads=N ops=N
  * maps=N failures=N ns_per_op=N" and, per failure, a "FAIL" line.
  * Module init returns 0 when there was no failure (rmmod it afterwards),
@@ -78,6 +84,24 @@ MODULE_PARM_DESC(seed, "random: seed (thread N uses seed + N)");
 static bool unmap_aliases = true;
 module_param(unmap_aliases, bool, 0444);
 MODULE_PARM_DESC(unmap_aliases, "call vm_unmap_aliases() at the end, so that a leak check sees no lazy leftovers");
+
+static bool inject_leak;
+module_param(inject_leak, bool, 0444);
+MODULE_PARM_DESC(inject_leak, "test the leak checks: hold a vmalloc() area and a vm_map_ram() mapping until rmmod");
+
+/* inject_leak: what the module holds until it is removed. */
+static void *leak_area;
+static void *leak_map;
+static struct page *leak_page;
+
+static void leak_free(void)
+{
+	if (leak_map)
+		vm_unmap_ram(leak_map, 1);
+	if (leak_page)
+		__free_page(leak_page);
+	vfree(leak_area);
+}
 
 /* frag: the sizes climb to 64 pages, the vmap block limit on 64 bit. */
 #define FRAG_ORDERS	7
@@ -342,10 +366,20 @@ static int __init vmap_stress_init(void)
 	}
 	if (unmap_aliases)
 		vm_unmap_aliases();
+	if (inject_leak) {
+		leak_area = vmalloc(PAGE_SIZE);
+		leak_page = alloc_page(GFP_KERNEL);
+		if (leak_page)
+			leak_map = vm_map_ram(&leak_page, 1, NUMA_NO_NODE);
+		if (!leak_area || !leak_map)
+			failures++;
+	}
 	pr_info("RESULT mode=%s threads=%u ops=%u maps=%lu failures=%lu ns_per_op=%llu\n",
 		mode, nthreads, ops, maps, failures,
 		maps ? div64_u64(ns * nthreads, maps) : 0);
 	err = failures ? -EIO : 0;
+	if (err)
+		leak_free();
 out:
 	for (i = 0; i < nthreads; i++) {
 		if (w[i].task)
@@ -358,6 +392,7 @@ out:
 
 static void __exit vmap_stress_exit(void)
 {
+	leak_free();
 }
 
 module_init(vmap_stress_init);
