@@ -74,15 +74,25 @@ rm -f "$b/.vx-rc"
 (rc=0; mk bzImage modules >"$blog" 2>&1 || rc=$?; echo "$rc" > "$b/.vx-rc") &
 # A progress line a minute: a cold build takes several.  The total is
 # what the last full build of this build directory compiled (an
-# incremental build compiles fewer).  (A finished child stays a zombie
+# incremental build compiles fewer); with no earlier build, the count
+# images/build-objects records for this tree and variant (a cold build
+# of the full series), as "about".  (A finished child stays a zombie
 # until waited for, so poll for its exit file, not its pid.)
 total=$(cat "$b/.vx-objs" 2>/dev/null || true)
+if [ -z "$total" ]; then
+	total=$(awk -v t="${KSRC##*/}" -v v="$(variant)" '$1 == t && $2 == v { print "about " $3 }' \
+		"$VX_ROOT/images/build-objects")
+fi
 ticks=0
 while [ ! -s "$b/.vx-rc" ]; do
 	sleep 5
 	ticks=$((ticks + 1))
-	[ $((ticks % 12)) -ne 0 ] ||
-		progress "still building: $(grep -c '^  CC' "$blog")${total:+/$total} objects"
+	[ $((ticks % 12)) -ne 0 ] && continue
+	ncc=$(grep -c '^  CC' "$blog" || true)
+	case $total in
+	"") progress "still building: $ncc objects (no earlier build of $(variant) to give a total)" ;;
+	*) progress "still building: $ncc of ${total} objects ($((ncc * 100 / ${total#about }))%)" ;;
+	esac
 done
 wait
 if [ "$(cat "$b/.vx-rc")" != 0 ]; then
