@@ -8,7 +8,9 @@
  * (threads=) the module runs one case: that many kthreads, thread i bound to
  * the i-th online CPU, each with its own pages (alloc_page(), once per case)
  * and a long-lived vmap() of them.  The threads start together and each
- * runs loops= iterations of:
+ * runs loops= iterations, or with ms= all run until ms milliseconds have
+ * passed (a case long enough that a host hiccup of a few ms is a small
+ * part of it), of:
  *
  *   map the pages, rotated by the iteration number (so that page j of the
  *     mapping is a different page each iteration),
@@ -19,12 +21,13 @@
  *
  * A mapping that does not reach the right pages (a stale TLB entry, a
  * wrong page table) shows up as a pattern mismatch.  The time of the whole
- * loop, divided by loops=, is the thread's ns per iteration.
+ * loop, divided by the iterations it ran, is the thread's ns per iteration.
  *
  * Output, one line per case (to the kernel log):
  *   vmap_bench: RESULT api=vm_map_ram pages=4 threads=2 loops=10000
- *     ns_per_op=AVG min=MIN max=MAX tlb=N cal=N failures=N
- * where ns_per_op/min/max are over the threads and tlb/cal are the
+ *     ops=20000 ns_per_op=AVG min=MIN max=MAX tlb=N cal=N failures=N
+ * where loops is the mean of the threads' iterations, ops their sum,
+ * ns_per_op/min/max are over the threads and tlb/cal are the
  * TLB-shootdown and function-call IPIs received by all CPUs while the
  * threads ran (x86 irq_stat; -1 where it cannot be read).  Then
  *   vmap_bench: FAIL ...               one per failed check (at most
@@ -55,12 +58,14 @@
  * the floor slower than the layers it is a floor for.)
  *
  * Test knob: inject_corruption=1 makes thread 0 write one wrong word half
- * way through every case; the check must then report a FAIL per case.
+ * way through every case (in its first iteration with ms=); the check must
+ * then report a FAIL per case.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/atomic.h>
 #include <linux/completion.h>
+#include <linux/delay.h>
 #include <linux/cpumask.h>
 #include <linux/gfp.h>
 #include <linux/kernel.h>
@@ -109,6 +114,10 @@ static unsigned int loops = 10000;
 module_param(loops, uint, 0444);
 MODULE_PARM_DESC(loops, "Iterations per thread and case (default: 10000)");
 
+static unsigned int vb_ms;
+module_param_named(ms, vb_ms, uint, 0444);
+MODULE_PARM_DESC(ms, "Run each case for this many milliseconds (at most 60000) instead of loops= iterations (default: 0, use loops=)");
+
 static char *mode = "both";
 module_param(mode, charp, 0444);
 MODULE_PARM_DESC(mode, "What to measure: both (vm_map_ram, vmap), all (both and floor) or a list of vm_map_ram, vmap, floor (default: both)");
@@ -148,6 +157,7 @@ struct vb_case {
 	enum vb_api api;
 	unsigned int nr_pages;
 	unsigned int nr_threads;
+	bool stop;			/* ms=: the threads' time is up */
 	atomic_t not_ready;
 	atomic_t not_done;
 	struct completion ready;	/* every thread is set up */
@@ -319,15 +329,22 @@ static void vb_check(struct vb_thread *t, unsigned int iter)
 	}
 }
 
+/* Another iteration: loops= of them, or until the case's time is up. */
+static bool vb_more(struct vb_case *c, unsigned int iter)
+{
+	return vb_ms ? !READ_ONCE(c->stop) && iter < UINT_MAX : iter < loops;
+}
+
 static void vb_loop(struct vb_thread *t)
 {
 	struct vb_case *c = t->c;
 	unsigned int n = c->nr_pages;
+	unsigned int inject = vb_ms ? 0 : loops / 2;
 	unsigned int iter, j, p;
 	void *addr;
 	u64 v;
 
-	for (iter = 0; iter < loops; iter++) {
+	for (iter = 0; vb_more(c, iter); iter++) {
 		/* Slot j of this mapping is page (iter + j) mod n. */
 		p = iter % n;
 		for (j = 0; j < n; j++) {
@@ -356,7 +373,7 @@ static void vb_loop(struct vb_thread *t)
 			if (++p == n)
 				p = 0;
 		}
-		if (inject_corruption && t->id == 0 && iter == loops / 2)
+		if (inject_corruption && t->id == 0 && iter == inject)
 			WRITE_ONCE(*vb_word(addr, 0, false),
 				   vb_pattern(t->id, iter, iter % n) ^ 1);
 
@@ -444,7 +461,7 @@ static long vb_run_case(enum vb_api api, unsigned int nr_pages,
 		.nr_threads = nr_threads,
 	};
 	s64 tlb0, cal0, tlb1, cal1;
-	u64 ns, sum = 0, lo = U64_MAX, hi = 0;
+	u64 ns, sum = 0, ops = 0, lo = U64_MAX, hi = 0;
 	unsigned long failures = 0;
 	unsigned int i, created = 0;
 	long ret = 0;
@@ -492,6 +509,10 @@ static long vb_run_case(enum vb_api api, unsigned int nr_pages,
 	vb_wait(&c.ready);
 	vb_ipis(&tlb0, &cal0);
 	complete_all(&c.go);
+	if (vb_ms) {
+		msleep(vb_ms);
+		WRITE_ONCE(c.stop, true);
+	}
 	vb_wait(&c.done);
 	vb_ipis(&tlb1, &cal1);
 	if (tlb0 >= 0) {
@@ -502,18 +523,22 @@ static long vb_run_case(enum vb_api api, unsigned int nr_pages,
 	for (i = 0; i < nr_threads; i++) {
 		struct vb_thread *t = &c.t[i];
 
-		if (t->done != loops && !t->failures)
+		if (!vb_ms && t->done != loops && !t->failures)
 			vb_fail(t, "completed %u of %u iterations", t->done,
 				loops);
+		if (vb_ms && !t->done && !t->failures)
+			vb_fail(t, "completed no iteration in %u ms", vb_ms);
 		failures += t->failures;
+		ops += t->done;
 		ns = t->done ? div_u64(t->ns, t->done) : 0;
 		sum += ns;
 		lo = min(lo, ns);
 		hi = max(hi, ns);
 	}
-	pr_info("RESULT api=%s pages=%u threads=%u loops=%u ns_per_op=%llu min=%llu max=%llu tlb=%lld cal=%lld failures=%lu\n",
-		vb_api_name[api], nr_pages, nr_threads, loops,
-		div_u64(sum, nr_threads), lo, hi, tlb1, cal1, failures);
+	pr_info("RESULT api=%s pages=%u threads=%u loops=%llu ops=%llu ns_per_op=%llu min=%llu max=%llu tlb=%lld cal=%lld failures=%lu\n",
+		vb_api_name[api], nr_pages, nr_threads,
+		div_u64(ops, nr_threads), ops, div_u64(sum, nr_threads), lo,
+		hi, tlb1, cal1, failures);
 	ret = failures;
 
 stop:
@@ -571,6 +596,11 @@ static int vb_check_params(void)
 
 	if (!loops) {
 		pr_err("loops=0: want at least 1\n");
+		return -EINVAL;
+	}
+	/* The module's init sleeps that long per case: no hung-task warning. */
+	if (vb_ms > 60000) {
+		pr_err("ms=%u: want at most 60000\n", vb_ms);
 		return -EINVAL;
 	}
 	for (i = 0; i < vb_nsizes; i++) {
