@@ -2,7 +2,8 @@
 # Install what the harness needs from Debian's packages, if it is missing:
 # the kernel source, QEMU, the build tools, xfsprogs, fio and fs_mark for
 # the guest, and fstests' build dependencies and the userland its tests
-# run (the fstests guest's root is the host's /).
+# run (the fstests guest's root is the host's /), and numpy and scipy for
+# the statistics of make compare (scripts/stats.py).
 # With CHECK_ONLY=1, only report what is missing (exit 2 if anything is).
 set -eu
 . "$(dirname "$0")/lib/common.sh"
@@ -12,7 +13,7 @@ libelf-dev libssl-dev libc6-dev cpio busybox-static ccache quilt git gnuplot-nox
 kmod xz-utils fsmark
 autoconf automake libtool libtool-bin pkg-config xfslibs-dev uuid-dev libattr1-dev
 libacl1-dev libaio-dev liburing-dev libgdbm-dev libgdbm-compat-dev libcap-dev
-xfsdump quota attr acl psmisc gawk uuid-runtime python3"
+xfsdump quota attr acl psmisc gawk uuid-runtime python3 python3-numpy python3-scipy"
 case $KSRC in /*|./*|../*) PKGS=$(echo "$PKGS" | sed "s#$KSRC##") ;; esac
 
 missing=""

@@ -63,12 +63,18 @@ for r in 1 2 3; do
 	echo "$r,full,vmapbench,floor-p4-t1,ns_per_op,1000"
 done > "$c/raw.csv"
 compare_report "$c" > "$tmp/cmp.out" 2>&1 || true
-grep -q '^vmapbench,vm_map_ram-p4-t1,x_floor,stock-6.1,2,' "$c/compare.csv" &&
-	grep -q '^vmapbench,vm_map_ram-p4-t1,ns_per_op,full,1502,1501,1503,3$' "$c/compare.csv" &&
+grep -q '^vmapbench,vm_map_ram-p4-t1,x_floor,stock-6.1,2.00,' "$c/compare.csv" &&
+	grep -q '^vmapbench,vm_map_ram-p4-t1,ns_per_op,full,1502,1501,1503,3,3$' "$c/compare.csv" &&
 	ok "compare: medians and x_floor" || bad "compare: medians and x_floor: $(head -c 300 "$c/compare.csv")"
-grep -q '| vm_map_ram-p4-t1 | 0.50 |' "$c/compare.md" && grep -q 'full / stock-6.1' "$c/compare.md" &&
+grep -q '| vm_map_ram-p4-t1 | 0.50 \[0.50-0.50\] faster |' "$c/compare.md" && grep -q 'full / stock-6.1' "$c/compare.md" &&
+	grep -q '^- full / stock-6.1: geometric mean of time ratios 0.500 over 1 case(s)' "$c/compare.md" &&
 	grep -q '| full | linux-source-6.1 | 10 0002-xfs | k2 | FOO |' "$c/kernels.md" &&
-	ok "compare: versus table and kernel labels" || bad "compare: versus table and kernel labels"
+	ok "compare: versus table with verdicts, summary line and kernel labels" ||
+	bad "compare: versus table with verdicts, summary line and kernel labels"
+# The statistics' unit tests (scripts/test_stats.py, known answers).
+"$VX_PYTHON" "$S/test_stats.py" > "$tmp/stats.out" 2>&1 || true
+t_merge "$tmp/stats.out"
+grep -q '^PASS stats' "$tmp/stats.out" || bad "stats unit tests did not run: $(tail -n 3 "$tmp/stats.out")"
 
 # A scaling series: labels LABEL@N become a kernel x vCPUs table, with
 # the counts above the host's cores marked oversubscribed.

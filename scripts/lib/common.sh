@@ -20,6 +20,9 @@ ACCEL=${ACCEL:-auto}
 JOBS=${JOBS:-$(nproc)}
 
 vx_prog=$(basename "$0")
+# Debian's python3, whose packages (python3-scipy) deps.sh installs; not
+# whichever python3 comes first in PATH.
+VX_PYTHON=${VX_PYTHON:-/usr/bin/python3}
 
 # Every name the harness reads from its environment (the Makefile exports
 # most of them).  Several are generic (DEBUG, CPUS, SERIES, PLAN) and mean

@@ -1,177 +1,10 @@
 # Comparison tables and plots over kernels (sourced; needs common.sh).
 # shellcheck shell=sh
 
-# The figures worth a row in a comparison: throughput, latency, IPIs,
-# and what the vmap layer counted in debugfs vmap/stats (vs_*: purges,
-# its TLB flushes, vm_map_ram() from a block or an area, blocks created
-# and reclaimed; kernels without vmap/stats show "-").
-VX_METRICS='ns_per_op|x_floor|tlb_per_1000|cal_per_1000|tlb_ipis_per_1000|cal_ipis_per_1000|maps_per_1000|unmaps_per_1000|lock_contentions_per_1000|usec|files_per_s|read_iops|write_iops|tlb_ipis|cal_ipis|vs_purges|vs_tlb_flushes|vs_vm_map_ram_block|vs_vm_map_ram_area|vs_blocks_new|vs_blocks_reclaimed'
-
-# fmtn(v) in awk: integers as they are, other numbers with two decimals (not
-# awk's %.6g, which turns 37388000 into 3.7388e+07).
+# awk number format for the scaling tables: integers as they are, other
+# numbers with two decimals (not awk's %.6g, which turns 37388000 into
+# 3.7388e+07).
 VX_AWK_FMT='function fmtn(v) { return (v == int(v)) ? sprintf("%d", v) : sprintf("%.2f", v) }'
-
-# compare_csv DIR: DIR/compare.csv (workload,phase,key,kernel,median,min,
-# max,n) from DIR/raw.csv (round,kernel,workload,phase,key,value).  Derived
-# rows: vmapbench x_floor, a case's ns_per_op over the floor case of the
-# same pages and threads on the same kernel, per round.
-compare_csv() {
-	awk -F, '{ print }
-		$3 == "vmapbench" && $5 == "ns_per_op" { ns[$1 "," $2 "," $4] = $6 }
-		END {
-			for (k in ns) {
-				split(k, f, ","); ph = f[3]
-				if (ph ~ /^floor-/) continue
-				fp = ph; sub(/^[^-]*-/, "floor-", fp); fl = f[1] "," f[2] "," fp
-				if ((fl in ns) && ns[fl] > 0)
-					printf "%s,%s,vmapbench,%s,x_floor,%.2f\n", f[1], f[2], ph, ns[k] / ns[fl]
-			}
-		}' "$1/raw.csv" |
-	sort -t, -k3,3 -k4,4 -k5,5 -k2,2 -k6,6g | awk -F, '
-	'"$VX_AWK_FMT"'
-	{ m = $3 "," $4 "," $5 "," $2; v[m, ++n[m]] = $6; if (!(m in seen)) { seen[m] = 1; order[++nm] = m } }
-	END {
-		for (i = 1; i <= nm; i++) {
-			m = order[i]; c = n[m]
-			med = (c % 2) ? v[m, (c + 1) / 2] : (v[m, c / 2] + v[m, c / 2 + 1]) / 2
-			print m "," fmtn(med) "," fmtn(v[m, 1]) "," fmtn(v[m, c]) "," c
-		}
-	}' | sort -t, -k1,1 -k2,2V -k3,3 -k4,4V > "$1/compare.csv.tmp"
-	{ echo "workload,phase,key,kernel,median,min,max,n"; cat "$1/compare.csv.tmp"; } > "$1/compare.csv"
-	rm -f "$1/compare.csv.tmp"
-}
-
-# summary_table CSV "LABELS" WORKLOAD METRIC: one row per phase, one column
-# per kernel: the median, its spread ((max - min) / 2 / median) and its ratio
-# to the first kernel's median.
-summary_table() {
-	awk -F, -v labels="$2" -v w="$3" -v metric="$4" '
-	'"$VX_AWK_FMT"'
-	$1 == w && $3 == metric {
-		if (!($2 in seen)) { seen[$2] = 1; order[++np] = $2 }
-		med[$2, $4] = $5; lo[$2, $4] = $6; hi[$2, $4] = $7; n = $8
-	}
-	END {
-		if (!np) exit
-		nl = split(labels, L, " ")
-		printf "| %s |", w == "vmapbench" ? "case" : "phase"
-		for (j = 1; j <= nl; j++) printf " %s |", L[j]
-		print ""; printf "|---|"; for (j = 1; j <= nl; j++) printf "---:|"; print ""
-		for (i = 1; i <= np; i++) {
-			p = order[i]; printf "| %s |", p
-			for (j = 1; j <= nl; j++) {
-				if (!((p, L[j]) in med)) { printf " - |"; continue }
-				v = med[p, L[j]]; s = fmtn(v)
-				if (v != 0 && hi[p, L[j]] != lo[p, L[j]])
-					s = s sprintf(" ±%d%%", (hi[p, L[j]] - lo[p, L[j]]) * 50 / v)
-				b = med[p, L[1]]
-				if (j > 1 && ((p, L[1]) in med) && b != 0) s = s sprintf(" (%.2fx)", v / b)
-				printf " %s |", s
-			}
-			print ""
-		}
-	}' "$1"
-}
-
-# versus_table CSV VS "LABELS" WORKLOAD METRIC: VS's median over each
-# other kernel's, per phase (below 1.00: VS takes less).
-versus_table() {
-	awk -F, -v vs="$2" -v labels="$3" -v w="$4" -v metric="$5" '
-	$1 == w && $3 == metric {
-		if (!($2 in seen)) { seen[$2] = 1; order[++np] = $2 }
-		med[$2, $4] = $5
-	}
-	END {
-		if (!np) exit
-		nl = split(labels, L, " ")
-		printf "| %s |", w == "vmapbench" ? "case" : "phase"
-		for (j = 1; j <= nl; j++) if (L[j] != vs) printf " %s / %s |", vs, L[j]
-		print ""; printf "|---|"; for (j = 1; j <= nl; j++) if (L[j] != vs) printf "---:|"; print ""
-		for (i = 1; i <= np; i++) {
-			p = order[i]; printf "| %s |", p
-			for (j = 1; j <= nl; j++) {
-				if (L[j] == vs) continue
-				a = med[p, vs]; b = med[p, L[j]]
-				if (((p, vs) in med) && ((p, L[j]) in med) && b != 0) printf " %.2f |", a / b
-				else printf " - |"
-			}
-			print ""
-		}
-	}' "$1"
-}
-
-# compare_md DIR "LABELS": the report.  Kernels, then per benchmark its
-# summary tables, then every figure (compare-kernels style).
-compare_md() {
-	_c=$1/compare.csv
-	_vs=${VS:-}
-	[ -n "$_vs" ] || case " $2 " in *" full "*) _vs=full ;; esac
-	echo "# Compare: $(echo "$2" | sed 's/ *$//; s/ / vs /g')"
-	echo
-	sed 's/^/    /' "$1/command"
-	echo
-	cat "$1/kernels.md"
-	echo
-	echo "Rounds: $(cut -d, -f1 "$1/raw.csv" | sort -u | wc -l), interleaved; medians, ±spread = (max - min) / 2 / median, (Nx) = ratio to $(echo "$2" | cut -d' ' -f1)."
-	echo "Timings under TCG compare kernels of the same run only; IPI counts are exact."
-	if grep -q '^vmapbench,.*,ns_per_op,' "$_c"; then
-		echo; echo "## vmapbench: ns per map + touch + check + unmap"; echo
-		summary_table "$_c" "$2" vmapbench ns_per_op
-		if [ -n "$_vs" ]; then
-			echo; echo "### $_vs versus each kernel (ratio of medians; <= 1.00: $_vs as fast or faster)"; echo
-			versus_table "$_c" "$_vs" "$2" vmapbench ns_per_op
-		fi
-		if grep -q '^vmapbench,.*,x_floor,' "$_c"; then
-			echo; echo "### x_floor: ns per op over the same kernel's floor (same loop, PTE writes only)"; echo
-			summary_table "$_c" "$2" vmapbench x_floor
-		fi
-		echo; echo "### Function-call (TLB flush) IPIs per 1000 ops"; echo
-		summary_table "$_c" "$2" vmapbench cal_per_1000
-	fi
-	if grep -q '^vmalloc,.*,usec,' "$_c"; then
-		echo; echo "## test_vmalloc: usec per test (mean over threads)"; echo
-		summary_table "$_c" "$2" vmalloc usec
-	fi
-	for _w in $(awk -F, '$3 == "files_per_s" || $3 ~ /_iops$/ { print $1 }' "$_c" | sort -u); do
-		echo; echo "## $_w: throughput, and what the kernel counted per 1000 file operations"; echo
-		for _m in files_per_s read_iops write_iops maps_per_1000 unmaps_per_1000 \
-			tlb_ipis_per_1000 cal_ipis_per_1000 lock_contentions_per_1000; do
-			grep -q "^$_w,[^,]*,$_m," "$_c" || continue
-			echo "$_m:"; echo; summary_table "$_c" "$2" "$_w" "$_m"; echo
-		done
-	done
-	echo; echo "## Every figure"; echo
-	echo "Median over rounds, (min-max) when they differ, and the change against $(echo "$2" | cut -d' ' -f1)."
-	echo
-	awk -F, -v labels="$2" -v metrics="^($VX_METRICS)\$" '
-	'"$VX_AWK_FMT"'
-	NR == 1 { next }
-	$3 ~ metrics {
-		m = $1 SUBSEP $2 SUBSEP $3
-		if (!(m in seen)) { seen[m] = 1; order[++nm] = m }
-		med[m, $4] = $5; lo[m, $4] = $6; hi[m, $4] = $7
-	}
-	END {
-		nl = split(labels, L, " ")
-		printf "| workload | phase | metric |"; for (j = 1; j <= nl; j++) printf " %s |", L[j]; print ""
-		printf "|---|---|---|"; for (j = 1; j <= nl; j++) printf "---:|"; print ""
-		for (i = 1; i <= nm; i++) {
-			m = order[i]; split(m, f, SUBSEP)
-			printf "| %s | %s | %s |", f[1], f[2], f[3]
-			base = med[m, L[1]]
-			for (j = 1; j <= nl; j++) {
-				if (!((m, L[j]) in med)) { printf " - |"; continue }
-				v = med[m, L[j]]
-				s = fmtn(v)
-				if (lo[m, L[j]] != hi[m, L[j]]) s = s " (" fmtn(lo[m, L[j]]) "-" fmtn(hi[m, L[j]]) ")"
-				if (j > 1 && base != 0) s = s sprintf(" %+.1f%%", (v - base) * 100 / base)
-				else if (j > 1) s = s " n/a"
-				printf " %s |", s
-			}
-			print ""
-		}
-	}' "$_c"
-}
 
 # kernels_md DIR: what each label is (tree, point, patch, identity, and
 # the config options its tree's Kconfig does not have).
@@ -185,13 +18,29 @@ kernels_md() {
 	done < "$1/kernels.txt"
 }
 
-# compare_report DIR: compare.csv, kernels.md, compare.md and the plots
-# from DIR/raw.csv and DIR/kernels.txt.
+# compare_vs "LABELS": the kernel the versus tables compare with every
+# other one: VS, else full when it is compared.
+compare_vs() {
+	if [ -n "${VS:-}" ]; then echo "$VS"; return; fi
+	case " $1 " in *" full "*) echo full ;; esac
+}
+
+# compare_report DIR: compare.csv, ratios.csv, kernels.md, compare.md and
+# the plots from DIR/raw.csv, DIR/kernels.txt (and DIR/host.csv).  The
+# statistics (medians, ratios, intervals, verdicts) are scripts/stats.py's.
 compare_report() {
 	_labels=$(awk '{ printf "%s ", $1 }' "$1/kernels.txt")
-	compare_csv "$1"
 	kernels_md "$1" > "$1/kernels.md"
-	compare_md "$1" "$_labels" > "$1/compare.md"
+	{
+		echo "# Compare: $(echo "$_labels" | sed 's/ *$//; s/ / vs /g')"
+		echo
+		sed 's/^/    /' "$1/command"
+		echo
+		cat "$1/kernels.md"
+		echo
+		"$VX_PYTHON" "$VX_ROOT/scripts/stats.py" report "$1" "$_labels" "$(compare_vs "$_labels")"
+	} > "$1/compare.md.tmp"
+	mv "$1/compare.md.tmp" "$1/compare.md"
 	compare_plots "$1" "$_labels"
 	[ ! -f "$1/scaling" ] || scaling_md "$1" >> "$1/compare.md"
 }
