@@ -204,21 +204,24 @@ on_interrupt() {
 	trap "$1 129" HUP
 }
 
-# tree_lock: hold $VX_CACHE/tree.lock (on fd 9) until this process and
-# its children end.  Every run on the machine shares the kernel trees'
-# checkouts and the build directories, so a make compare next to a make
-# fstests would otherwise move a tree under the other's build.  Children
-# (VX_TREE_LOCKED in their environment) hold it through their parent.
+# tree_lock: hold the lock of KSRC's tree (on fd 9) until this process
+# and its children end.  Runs on one machine share a tree's checkout and
+# its build directories, so a make compare next to a make fstests would
+# otherwise move the tree under the other's build.  One lock per tree: a
+# make test of 6.1 does not wait for a build of 6.12.  Children
+# (VX_TREE_LOCKED naming the tree in their environment) hold it through
+# their parent.
 tree_lock() {
-	[ -z "${VX_TREE_LOCKED:-}" ] || return 0
+	_v=$(ksrc_version)
+	[ "${VX_TREE_LOCKED:-}" != "$_v" ] || return 0
 	need_cmd flock
-	mkdir -p "$VX_CACHE"
-	exec 9> "$VX_CACHE/tree.lock"
+	mkdir -p "$VX_CACHE/locks"
+	exec 9> "$VX_CACHE/locks/tree-$_v.lock"
 	if ! flock -n 9; then
-		progress "waiting for another run's tree or kernel build ($VX_CACHE/tree.lock)"
+		progress "waiting for another run's checkout or build of $_v ($VX_CACHE/locks/tree-$_v.lock)"
 		flock 9
 	fi
-	export VX_TREE_LOCKED=1
+	export VX_TREE_LOCKED="$_v"
 }
 
 # kernel_id N: the identity of the kernel at series point N.

@@ -80,6 +80,10 @@ fstests_build() {
 			sort | short_hash) ;;
 	esac
 	_d="$VX_CACHE/fstests/$_h"
+	# Runs at once (make test next to make fstests) build it once.
+	need_cmd flock
+	exec 8> "$_d.lock"
+	flock 8
 	if [ ! -f "$_d/.built" ]; then
 		progress "building fstests from $_src (log: $_d.log)"
 		rm -rf "$_d"
@@ -98,6 +102,7 @@ fstests_build() {
 		[ -x "$_d/xfstests/src/punch-alternating" ] || die "fstests built without its test programs; log: $_d.log"
 		touch "$_d/.built"
 	fi
+	exec 8>&-
 	echo "$_d/xfstests"
 }
 
