@@ -9,7 +9,8 @@
 #   PLAN=...                guest steps, e.g. vmalloc,wl:dircreate
 #   ACCEL=auto|kvm|tcg      QEMU accelerator (auto probes KVM, falls back to TCG)
 #   VX_CACHE=~/.cache/vmapxfs  where trees, builds and kernels live
-#   POINTS=... REPEAT=3     make compare / make bisect-check: which points
+#   POINTS=... REPEAT=3     make compare / make bisect-check: which points;
+#                           REPEAT=auto (REPEAT_TARGET=3 %, REPEAT_MAX=10)
 #                           (compare: [TREE:]POINT, e.g. "stock full 6.12:stock")
 #   VS=full                 make compare: the kernel of the "versus" table
 #   GOOD= BAD= BISECT_PLAN= BISECT_METRIC= BISECT_ABOVE= BISECT_BELOW=
@@ -19,7 +20,7 @@
 #                           make fstests*: see scripts/fstests.sh
 export KSRC SERIES CPUS MEM DEBUG VARIANT PLAN ACCEL VX_CACHE TIMEOUT
 export FSTESTS_CFG FSTESTS_TESTS FSTESTS_SRC FSTESTS_URL FSTESTS_COMMIT FSTESTS_TIMEOUT FSTESTS_MEM
-export POINTS REPEAT VS GOOD BAD BISECT_PLAN BISECT_METRIC BISECT_ABOVE BISECT_BELOW
+export POINTS REPEAT REPEAT_TARGET REPEAT_MAX VS GOOD BAD BISECT_PLAN BISECT_METRIC BISECT_ABOVE BISECT_BELOW
 
 .PHONY: run test steps stress check deps tree kernel image boot selftest clean distclean \
 	bisect-check compare bisect bisect-selftest fstests fstests-full fstests-compare fstests-selftest

@@ -1,7 +1,9 @@
 #!/bin/sh
 # Boot kernel directory K with a fresh qcow2 XFS disk (or a copy of
-# VX_DISK) and run PLAN in the guest; console to OUT/console.log.  Exits 0 when the guest reached the end
-# of the plan, 3 on timeout, 4 when the guest stopped early.
+# VX_DISK) and run PLAN in the guest; console to OUT/console.log, how busy
+# the host was with other work meanwhile to OUT/host.txt.  Exits 0 when
+# the guest reached the end of the plan, 3 on timeout, 4 when the guest
+# stopped early.
 #   boot.sh K OUTDIR PLAN [TIMEOUT]      (PLAN=shell: interactive)
 # With VX_HOSTROOT=INIT (make fstests) the guest's root is instead the
 # host's / read-only over virtio-9p (as virtme-ng does), INIT its init,
@@ -107,6 +109,9 @@ fi
 log="$out/console.log"
 : > "$log"
 progress "booting ($acc, $CPUS vCPUs, timeout ${tmo}s): $plan"
+# How busy the host is with other work while the guest runs (host.txt).
+times > "$out/.times0"
+h0=$(host_cpu "$out/.times0") t0=$(date +%s)
 # (9>&-: not holding make bisect's tree lock, should the guest outlive it)
 # shellcheck disable=SC2086
 timeout -k 5 "$tmo" $cmd -serial "file:$log" -append "$append" </dev/null >"$out/qemu.log" 2>&1 9>&- &
@@ -120,6 +125,9 @@ tail -n +1 -F --pid=$qpid "$log" 2>/dev/null |
 	sed -u -n 's/\r//; s/.*@@VX \(STEP\|TEST\|BOOTED\|FSTESTS\)/  guest: \1/p' >&2 &
 rc=0
 wait $qpid || rc=$?
+times > "$out/.times1"
+host_load "$h0" "$(host_cpu "$out/.times1")" $(($(date +%s) - t0)) > "$out/host.txt"
+rm -f "$out/.times0" "$out/.times1"
 sleep 1
 if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 	log "guest killed at its ${tmo}s timeout; console: $log"

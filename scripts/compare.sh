@@ -11,7 +11,11 @@
 #                       or of linux-source-TREE's (only stock: the series
 #                       is made for 6.1); default: stock, the baseline,
 #                       after each mm/ patch that follows it, and full
-#   REPEAT=3            rounds
+#   REPEAT=3            rounds; REPEAT=auto: rounds until the 95% interval
+#                       of every ratio of VS to another kernel is within
+#                       +-REPEAT_TARGET% (default 3), at least 3 rounds and
+#                       at most REPEAT_MAX (default 10); each round prints
+#                       the cases still short of the target
 #   PLAN=...            guest plan (default: COMPARE_PLAN)
 #   VS=LABEL            the kernel the "versus" table compares with every
 #                       other one (default: full, if compared)
@@ -22,9 +26,13 @@
 #                       host's cores oversubscribe it (marked so: trends,
 #                       not physics).
 #   compare.sh report DIR   regenerate DIR's report from its raw.csv
-# Output, in one results directory: compare.md, compare.csv, raw.csv,
-# *.png (gnuplot), kernels.txt (label, tree, point, kernel directory),
-# kernels.md, and per-boot directories rR-LABEL/.
+# vmapbench cases run for vx.vbms=1000 ms each, every case vx.vbreps=3
+# times per boot, interleaved, unless VX_APPEND sets vx.vbms or vx.vbloops.
+# Output, in one results directory: compare.md, compare.csv (medians),
+# ratios.csv (every ratio between two kernels: interval, p, verdict),
+# raw.csv, host.csv (how busy the host was with other work during each
+# boot), *.png (gnuplot), kernels.txt (label, tree, point, kernel
+# directory), kernels.md, and per-boot directories rR-LABEL/.
 set -eu
 . "$(dirname "$0")/lib/common.sh"
 . "$VX_ROOT/scripts/lib/guest.sh"
@@ -42,14 +50,26 @@ fi
 COMPARE_PLAN=vmapbench,vmalloc,wl:dircreate,wl:dircold
 PLAN=${PLAN:-$COMPARE_PLAN}
 REPEAT=${REPEAT:-3}
+REPEAT_TARGET=${REPEAT_TARGET:-3}
+REPEAT_MAX=${REPEAT_MAX:-10}
+case $REPEAT in
+auto) rounds=$REPEAT_MAX ;;
+''|*[!0-9]*|0) die "REPEAT=$REPEAT: a number of rounds, or auto" ;;
+*) rounds=$REPEAT ;;
+esac
 plan_check "$PLAN"
+# Time-based vmapbench cases, several samples per boot (see above).
+case " ${VX_APPEND:-} " in
+*" vx.vbms="*|*" vx.vbloops="*) ;;
+*) VX_APPEND="vx.vbms=1000 vx.vbreps=3 ${VX_APPEND:-}"; export VX_APPEND ;;
+esac
 "$VX_ROOT/scripts/deps.sh"
 
 point_entries "${POINTS:-$(default_points)}" > "${TMPDIR:-/tmp}/vx-entries.$$"
 trap 'rm -f "${TMPDIR:-/tmp}/vx-entries.$$"' EXIT
 
 out=$(new_run_dir compare)
-echo "$0  KSRC=$KSRC POINTS=${POINTS:-default} REPEAT=$REPEAT CPUS=$CPUS MEM=$MEM DEBUG=$DEBUG PLAN=$PLAN VX_APPEND=${VX_APPEND:-}" > "$out/command"
+echo "$0  KSRC=$KSRC POINTS=${POINTS:-default} REPEAT=$REPEAT$([ "$REPEAT" != auto ] || echo " REPEAT_TARGET=$REPEAT_TARGET REPEAT_MAX=$REPEAT_MAX") CPUS=$CPUS MEM=$MEM DEBUG=$DEBUG PLAN=$PLAN VX_APPEND=${VX_APPEND:-}" > "$out/command"
 progress "results: $out"
 
 # Build every kernel first (incremental, ccache), one at a time.
@@ -69,9 +89,14 @@ case $CPUS in
 esac
 
 : > "$out/raw.csv"
+echo "round,kernel,others_cpu_pct,steal_pct,load1,other_guests,builds" > "$out/host.csv"
+labels=$(awk '{ printf "%s ", $1 }' "$out/kernels.txt")
+vs=$(compare_vs "$labels")
+[ "$REPEAT" != auto ] || [ -n "$vs" ] ||
+	die "REPEAT=auto needs VS=LABEL, the kernel whose ratios to the others must reach the target (no full in POINTS)"
 failed=""
 r=1
-while [ "$r" -le "$REPEAT" ]; do
+while [ "$r" -le "$rounds" ]; do
 	while read -r label ksrc p k; do
 		d="$out/r$r-$label"
 		progress "round $r/$REPEAT: $label"
@@ -85,7 +110,22 @@ while [ "$r" -le "$REPEAT" ]; do
 			log "boot r$r-$label failed or reported a failure; see $d/console.log"
 		fi
 		results_csv "$d/console.log" | sed "s/^/$r,$label,/" >> "$out/raw.csv"
+		awk -F= -v r="$r" -v l="$label" '{ v[$1] = $2 } END {
+			print r "," l "," v["others_cpu_pct"] "," v["steal_pct"] "," v["load1"] "," v["other_guests"] "," v["builds"] }' \
+			"$d/host.txt" >> "$out/host.csv"
+		[ "$(awk -F= '$1 == "others_cpu_pct" || $1 == "steal_pct" { if ($2 > 25) b = 1 } END { print b + 0 }' "$d/host.txt")" = 0 ] ||
+			log "r$r-$label ran on a busy host: $(tr '\n' ' ' < "$d/host.txt")"
 	done < "$out/kernels.txt"
+	# REPEAT=auto: enough rounds once every ratio's interval is narrow.
+	if [ "$REPEAT" = auto ] && [ "$r" -ge 3 ]; then
+		if "$VX_PYTHON" "$VX_ROOT/scripts/stats.py" auto "$out" "$labels" "$vs" "$REPEAT_TARGET" > "$out/auto-r$r.txt"; then
+			progress "round $r: every ratio of $vs is within ±$REPEAT_TARGET%; done"
+			break
+		fi
+		progress "round $r: $(wc -l < "$out/auto-r$r.txt") ratio(s) of $vs still short of ±$REPEAT_TARGET% (list: $out/auto-r$r.txt):"
+		head -n 10 "$out/auto-r$r.txt" | sed 's/^/    /' >&2
+		[ "$r" -lt "$rounds" ] || log "REPEAT_MAX=$REPEAT_MAX rounds reached with ratios still short of the target"
+	fi
 	r=$((r + 1))
 done
 

@@ -61,10 +61,11 @@ BUSY_PCT = 25.0
 
 
 def fmtn(v):
-    """Integers as they are, other numbers with two decimals."""
+    """Integers, and numbers from 100 up, as integers; others with two
+    decimals."""
     if v is None or (isinstance(v, float) and math.isnan(v)):
         return "-"
-    return "%d" % v if float(v) == int(v) else "%.2f" % v
+    return "%d" % round(v) if float(v) == int(v) or abs(v) >= 100 else "%.2f" % v
 
 
 def read_raw(path):
@@ -251,16 +252,28 @@ def versus_table(run, vs, w, key):
     return out
 
 
-def tally(run, vs, other):
-    """VS against OTHER over every tallied figure: the geometric mean of the
-    time ratios (a throughput ratio inverted: below 1, VS is faster) and
-    the counts of faster, slower and level verdicts.  The floor cases are
-    left out: the same PTE writes on every kernel, a control."""
-    logs, n = [], defaultdict(int)
+def verdict_figures(run, floored):
+    """The figures a kernel pair is judged on: every timing or throughput
+    figure but the floor cases (the same PTE writes on every kernel, a
+    control).  With FLOORED, vmapbench's cases are taken over their floor
+    (x_floor): a boot that runs slower as a whole, floor included, then
+    moves nothing.  Both kernels' floors are the same code, so the ratio of
+    x_floor estimates the ratio of ns_per_op."""
     for (w, ph, key) in run.rows:
-        # (the floor is the same PTE writes on every kernel: a control)
-        if key not in TALLY or (w == "vmapbench" and ph.startswith("floor-")):
+        if w == "vmapbench" and ph.startswith("floor-"):
             continue
+        if floored and w == "vmapbench" and key == "ns_per_op" and (w, ph, "x_floor") in run.rows:
+            continue
+        if key in TALLY or (floored and key == "x_floor"):
+            yield w, ph, key
+
+
+def tally(run, vs, other, floored=False):
+    """VS against OTHER over verdict_figures(): the geometric mean of the
+    time ratios (a throughput ratio inverted: below 1, VS is faster) and
+    the counts of faster, slower and level verdicts."""
+    logs, n = [], defaultdict(int)
+    for (w, ph, key) in verdict_figures(run, floored):
         res = run.ratio(w, ph, key, vs, other)
         if not res:
             continue
@@ -321,16 +334,19 @@ def report(d, labels, vs):
                 "r%s-%s (%s)" % f for f in flags)))]
     if vs:
         out += ["", "## Summary: %s against each kernel" % vs, ""]
-        for k in labels:
-            if k == vs:
-                continue
-            t = tally(run, vs, k)
-            if t:
-                g, cases, n = t
-                out.append("- %s / %s: geometric mean of time ratios %.3f over %d case(s) (below 1: %s faster):"
-                           " %d faster, %d slower, %d no significant difference%s" % (
-                               vs, k, g, cases, vs, n["faster"], n["slower"], n["~"],
-                               ", %d without an interval (one round)" % n["n/a"] if n["n/a"] else ""))
+        floors = any(key == "x_floor" for (w, ph, key) in run.rows)
+        for floored in ([False, True] if floors else [False]):
+            for k in labels:
+                if k == vs:
+                    continue
+                t = tally(run, vs, k, floored)
+                if t:
+                    g, cases, n = t
+                    out.append("- %s / %s%s: geometric mean of time ratios %.3f over %d case(s) (below 1: %s"
+                               " faster): %d faster, %d slower, %d no significant difference%s" % (
+                                   vs, k, ", vmapbench over its floor" if floored else "", g, cases, vs,
+                                   n["faster"], n["slower"], n["~"],
+                                   ", %d without an interval (one round)" % n["n/a"] if n["n/a"] else ""))
     if any(w == "vmapbench" and key == "ns_per_op" for (w, ph, key) in run.rows):
         out += ["", "## vmapbench: ns per map + touch + check + unmap", ""]
         out += summary_table(run, "vmapbench", "ns_per_op")
@@ -339,6 +355,9 @@ def report(d, labels, vs):
             out += versus_table(run, vs, "vmapbench", "ns_per_op")
         out += section("### x_floor: ns per op over the same kernel's floor (same loop, PTE writes only)",
                        summary_table(run, "vmapbench", "x_floor"))
+        if vs:
+            out += section("### %s versus each kernel in x_floor (a boot's speed as a whole, which moves its floor"
+                           " too, divided out)" % vs, versus_table(run, vs, "vmapbench", "x_floor"))
         out += section("### Function-call (TLB flush) IPIs per 1000 ops",
                        summary_table(run, "vmapbench", "cal_per_1000"))
     if any(w == "vmalloc" and key == "usec" for (w, ph, key) in run.rows):
@@ -387,12 +406,11 @@ def report(d, labels, vs):
 
 def auto(d, labels, vs, pct):
     """REPEAT=auto: the ratios of VS to each other kernel whose interval is
-    wider than +-pct%, or that have none yet."""
+    wider than +-pct%, or that have none yet, over verdict_figures() with
+    vmapbench's cases over their floor."""
     run = Run(d, labels)
     short = []
-    for (w, ph, key) in run.rows:
-        if key not in TALLY:
-            continue
+    for (w, ph, key) in verdict_figures(run, True):
         for k in labels:
             if k == vs:
                 continue
@@ -402,7 +420,7 @@ def auto(d, labels, vs, pct):
             r, lo, hi = res[:3]
             width = None if lo is None else max(r / lo, hi / r) - 1
             if width is None or width * 100 > pct:
-                short.append("%s %s %s/%s: %s" % (w, ph, vs, k,
+                short.append("%s %s %s %s/%s: %s" % (w, ph, key, vs, k,
                                                   "no interval yet" if width is None else "±%.1f%%" % (width * 100)))
     for s in short:
         print("short of ±%g%%: %s" % (pct, s))

@@ -88,6 +88,9 @@ class RunTest(unittest.TestCase):
         self.assertEqual(run.values("vmapbench", "vmap-p4-t1", "ns_per_op", "k"), [2200])
         self.assertEqual(run.values("vmapbench", "vmap-p4-t1", "x_floor", "k"), [2])
         self.assertEqual(run.counts[("vmapbench", "vmap-p4-t1", "ns_per_op", "k")], 3)
+        # Verdicts leave the floor out; floored, a case is judged by x_floor.
+        self.assertEqual(list(stats.verdict_figures(run, False)), [("vmapbench", "vmap-p4-t1", "ns_per_op")])
+        self.assertEqual(list(stats.verdict_figures(run, True)), [("vmapbench", "vmap-p4-t1", "x_floor")])
 
     def test_report_tables_and_tally(self):
         rows = []
@@ -137,7 +140,7 @@ class RunTest(unittest.TestCase):
         finally:
             sys.stdout.close()
             sys.stdout = old
-        self.assertEqual(open(os.path.join(self.d, "auto.out")).read(), "short of ±3%: vmalloc t x/y: ±157.9%\n")
+        self.assertEqual(open(os.path.join(self.d, "auto.out")).read(), "short of ±3%: vmalloc t usec x/y: ±157.9%\n")
 
 
 class Result(unittest.TextTestResult):

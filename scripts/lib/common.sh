@@ -31,7 +31,7 @@ VX_PYTHON=${VX_PYTHON:-/usr/bin/python3}
 # out of such builds; selftest.sh checks that the Makefile exports no name
 # missing here.
 VX_KNOBS="KSRC SERIES CPUS MEM DEBUG VARIANT PLAN ACCEL TIMEOUT JOBS FORCE
-CHECK_ONLY POINTS REPEAT VS GOOD BAD BISECT_PLAN BISECT_METRIC BISECT_ABOVE
+CHECK_ONLY POINTS REPEAT REPEAT_TARGET REPEAT_MAX VS GOOD BAD BISECT_PLAN BISECT_METRIC BISECT_ABOVE
 BISECT_BELOW BROKEN_AFTER CRASH_WL FRAG_LIMIT TEST_FSTESTS FSTESTS_CFG
 FSTESTS_TESTS FSTESTS_SRC FSTESTS_URL FSTESTS_COMMIT FSTESTS_TIMEOUT
 FSTESTS_MEM FSTESTS_JOBS"
@@ -277,6 +277,34 @@ ext_modules_stale() {
 		done
 	done
 	return 1
+}
+
+# ---- host load ----------------------------------------------------------------
+
+# host_cpu TIMES: "BUSY STEAL CHILDREN LOAD1 GUESTS BUILDS" now: the
+# host's busy and stolen CPU time in seconds (/proc/stat), the CPU time of
+# the caller's waited-for children (TIMES: a file the caller's own shell
+# wrote with `times`; a subshell's would not have them), the 1-minute
+# load average, and how many QEMU guests and compilers run.
+host_cpu() {
+	_ch=$(sed -n 2p "$1" | awk '{ s = 0; for (i = 1; i <= 2; i++) { split($i, t, "m"); s += t[1] * 60 + t[2] } print s }')
+	awk -v hz="$(getconf CLK_TCK)" -v ch="$_ch" -v ld1="$(cut -d' ' -f1 /proc/loadavg)" \
+		-v guests="$(ps -e -o comm= | grep -c '^qemu-system' || true)" \
+		-v builds="$(ps -e -o comm= | grep -c -x -E 'cc1|cc1plus|rustc|ld' || true)" \
+		'$1 == "cpu" { printf "%.2f %.2f %s %s %d %d\n", ($2 + $3 + $4 + $7 + $8) / hz, $9 / hz, ch, ld1, guests, builds }' /proc/stat
+}
+
+# host_load BEFORE AFTER WALL: KEY=VALUE lines of how busy the host was
+# with other work than the guest (its QEMU is the children's time) in
+# WALL seconds: others_cpu_pct (of one core), steal_pct, load1 at the
+# start, and the most other QEMU guests and compilers seen (BEFORE is
+# taken before the guest starts, AFTER once it has ended).
+host_load() {
+	echo "$1 $2 $3" | awk '{
+		w = $13 > 0 ? $13 : 1; other = ($7 - $1) - ($9 - $3); if (other < 0) other = 0
+		g = ($5 > $11 ? $5 : $11)
+		printf "wall_s=%d\nguest_cpu_s=%.1f\nothers_cpu_pct=%.0f\nsteal_pct=%.0f\nload1=%s\nother_guests=%d\nbuilds=%d\n",
+			w, $9 - $3, other * 100 / w, ($8 - $2) * 100 / w, $4, g, ($6 > $12 ? $6 : $12) }'
 }
 
 # ---- results ----------------------------------------------------------------
