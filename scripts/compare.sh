@@ -67,6 +67,9 @@ esac
 
 point_entries "${POINTS:-$(default_points)}" > "${TMPDIR:-/tmp}/vx-entries.$$"
 trap 'rm -f "${TMPDIR:-/tmp}/vx-entries.$$"' EXIT
+# A VS that names no kernel compared is a typo: say so before any build.
+[ -z "${VS:-}" ] || awk -v vs="$VS" '$3 == vs { f = 1 } END { exit !f }' "${TMPDIR:-/tmp}/vx-entries.$$" ||
+	die "VS=$VS is not one of the kernels compared: $(awk '{ printf "%s ", $3 }' "${TMPDIR:-/tmp}/vx-entries.$$")"
 
 out=$(new_run_dir compare)
 echo "$0  KSRC=$KSRC POINTS=${POINTS:-default} REPEAT=$REPEAT$([ "$REPEAT" != auto ] || echo " REPEAT_TARGET=$REPEAT_TARGET REPEAT_MAX=$REPEAT_MAX") CPUS=$CPUS MEM=$MEM DEBUG=$DEBUG PLAN=$PLAN VX_APPEND=${VX_APPEND:-}" > "$out/command"
@@ -110,18 +113,24 @@ while [ "$r" -le "$rounds" ]; do
 			log "boot r$r-$label failed or reported a failure; see $d/console.log"
 		fi
 		results_csv "$d/console.log" | sed "s/^/$r,$label,/" >> "$out/raw.csv"
-		awk -F= -v r="$r" -v l="$label" '{ v[$1] = $2 } END {
+		# (no host.txt: boot.sh stopped before its guest ran)
+		[ ! -f "$d/host.txt" ] || awk -F= -v r="$r" -v l="$label" '{ v[$1] = $2 } END {
 			print r "," l "," v["others_cpu_pct"] "," v["steal_pct"] "," v["load1"] "," v["other_guests"] "," v["builds"] }' \
 			"$d/host.txt" >> "$out/host.csv"
-		[ "$(awk -F= '$1 == "others_cpu_pct" || $1 == "steal_pct" { if ($2 > 25) b = 1 } END { print b + 0 }' "$d/host.txt")" = 0 ] ||
+		[ ! -f "$d/host.txt" ] ||
+			[ "$(awk -F= '$1 == "others_cpu_pct" || $1 == "steal_pct" { if ($2 > 25) b = 1 } END { print b + 0 }' "$d/host.txt")" = 0 ] ||
 			log "r$r-$label ran on a busy host: $(tr '\n' ' ' < "$d/host.txt")"
 	done < "$out/kernels.txt"
 	# REPEAT=auto: enough rounds once every ratio's interval is narrow.
 	if [ "$REPEAT" = auto ] && [ "$r" -ge 3 ]; then
-		if "$VX_PYTHON" "$VX_ROOT/scripts/stats.py" auto "$out" "$labels" "$vs" "$REPEAT_TARGET" > "$out/auto-r$r.txt"; then
+		arc=0
+		"$VX_PYTHON" "$VX_ROOT/scripts/stats.py" auto "$out" "$labels" "$vs" "$REPEAT_TARGET" > "$out/auto-r$r.txt" || arc=$?
+		if [ "$arc" = 0 ]; then
 			progress "round $r: every ratio of $vs is within ±$REPEAT_TARGET%; done"
 			break
 		fi
+		# (3: ratios still short of the target; anything else is an error)
+		[ "$arc" = 3 ] || die "stats.py auto failed (rc=$arc): $(tail -n 3 "$out/auto-r$r.txt")"
 		progress "round $r: $(wc -l < "$out/auto-r$r.txt") ratio(s) of $vs still short of ±$REPEAT_TARGET% (list: $out/auto-r$r.txt):"
 		head -n 10 "$out/auto-r$r.txt" | sed 's/^/    /' >&2
 		[ "$r" -lt "$rounds" ] || log "REPEAT_MAX=$REPEAT_MAX rounds reached with ratios still short of the target"

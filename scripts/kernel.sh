@@ -100,7 +100,8 @@ if [ "$(cat "$b/.vx-rc")" != 0 ]; then
 	die "kernel build failed at series point $n ($(point_name "$n")); full log: $blog"
 fi
 ncc=$(grep -c '^  CC' "$blog" || true)
-[ "$ncc" -le "${total:-0}" ] || echo "$ncc" > "$b/.vx-objs"
+# (a total from images/build-objects reads "about N")
+[ "$ncc" -le "${total#about }" ] 2>/dev/null || echo "$ncc" > "$b/.vx-objs"
 progress "built in $(( $(date +%s) - start ))s ($ncc objects compiled)"
 
 rm -rf "$k.tmp"

@@ -8,7 +8,8 @@ compare.md.  Debian's python3-numpy and python3-scipy.
     stats.py auto DIR "LABELS" VS PCT   exit 0 when every ratio of VS to
                                          another kernel has a 95% interval
                                          within +-PCT%; else list the cases
-                                         still short of it and exit 1
+                                         still short of it and exit 3 (2:
+                                         no ratio to judge)
 
 Input: DIR/raw.csv, rows of round,kernel,workload,phase,key,value.  A round
 is one boot of each kernel; a boot may report a figure several times (the
@@ -69,8 +70,11 @@ def fmtn(v):
 
 
 def read_raw(path):
-    """(round, kernel, workload, phase, key) -> [values], in file order."""
-    samples = OrderedDict()
+    """(round, kernel, workload, phase, key) -> [values], in file order, and
+    the same keys -> the repetition of each value: the rep= its RESULT line
+    gave (a "rep" row comes before the figures of its line), else its
+    position."""
+    samples, reps, cur = OrderedDict(), {}, {}
     with open(path, newline="") as f:
         for row in csv.reader(f):
             if len(row) != 6 or row[0] == "round":
@@ -80,22 +84,28 @@ def read_raw(path):
             except ValueError:
                 continue
             key = (int(row[0]), row[1], row[2], row[3], row[4])
-            samples.setdefault(key, []).append(value)
-    return samples
+            if row[4] == "rep":
+                cur[key[:4]] = value
+                continue
+            vals = samples.setdefault(key, [])
+            reps.setdefault(key, []).append(cur.get(key[:4], len(vals)))
+            vals.append(value)
+    return samples, reps
 
 
-def add_x_floor(samples):
+def add_x_floor(samples, reps):
     """vmapbench x_floor: a case's ns_per_op over the floor case of the
-    same pages and threads, same kernel and boot, sample by sample (the
-    i-th repetition of each, which ran in the same pass over the cases)."""
+    same pages and threads, same kernel and boot, repetition by repetition
+    (the same pass over the cases)."""
     derived = OrderedDict()
     for (r, k, w, ph, key), vals in samples.items():
         if w != "vmapbench" or key != "ns_per_op" or ph.startswith("floor-"):
             continue
-        floor = samples.get((r, k, w, "floor-" + ph.split("-", 1)[-1], key))
-        if not floor:
+        fkey = (r, k, w, "floor-" + ph.split("-", 1)[-1], key)
+        if fkey not in samples:
             continue
-        xs = [a / b for a, b in zip(vals, floor) if b > 0]
+        floor = dict(zip(reps[fkey], samples[fkey]))
+        xs = [a / floor[i] for i, a in zip(reps[(r, k, w, ph, key)], vals) if floor.get(i, 0) > 0]
         if xs:
             derived[(r, k, w, ph, "x_floor")] = xs
     samples.update(derived)
@@ -146,7 +156,7 @@ class Run:
     def __init__(self, d, labels):
         self.dir = d
         self.labels = labels
-        self.samples = add_x_floor(read_raw(os.path.join(d, "raw.csv")))
+        self.samples = add_x_floor(*read_raw(os.path.join(d, "raw.csv")))
         self.boots, self.counts = per_boot(self.samples)
         self.rows = OrderedDict()   # (workload, phase, key) in first-seen order
         for (w, ph, key, k) in self.boots:
@@ -263,6 +273,10 @@ def verdict_figures(run, floored):
         if w == "vmapbench" and ph.startswith("floor-"):
             continue
         if floored and w == "vmapbench" and key == "ns_per_op" and (w, ph, "x_floor") in run.rows:
+            continue
+        # One figure per phase: a phase that reports a throughput also
+        # reports its time (usec), the same measurement under two names.
+        if key in LOWER and any((w, ph, h) in run.rows for h in HIGHER):
             continue
         if key in TALLY or (floored and key == "x_floor"):
             yield w, ph, key
@@ -407,11 +421,13 @@ def report(d, labels, vs):
 def auto(d, labels, vs, pct):
     """REPEAT=auto: the ratios of VS to each other kernel whose interval is
     wider than +-pct%, or that have none yet, over verdict_figures().
+    Returns 0 when there is none, 3 when there are, 2 when there was no
+    ratio to judge.
     (Over x_floor instead, the intervals of a 9-round run of 3 kernels
     were wider: a median half width of 17.8% against 15.7% for ns_per_op;
     the floor's own samples vary as much as the cases'.)"""
     run = Run(d, labels)
-    short = []
+    short, checked = [], 0
     for (w, ph, key) in verdict_figures(run, False):
         for k in labels:
             if k == vs:
@@ -419,14 +435,18 @@ def auto(d, labels, vs, pct):
             res = run.ratio(w, ph, key, vs, k)
             if not res:
                 continue
+            checked += 1
             r, lo, hi = res[:3]
             width = None if lo is None else max(r / lo, hi / r) - 1
             if width is None or width * 100 > pct:
                 short.append("%s %s %s %s/%s: %s" % (w, ph, key, vs, k,
                                                   "no interval yet" if width is None else "±%.1f%%" % (width * 100)))
+    if not checked:
+        print("no ratio of %s to another kernel to judge (no boot reported a figure?)" % vs)
+        return 2
     for s in short:
         print("short of ±%g%%: %s" % (pct, s))
-    return 1 if short else 0
+    return 3 if short else 0
 
 
 def main(argv):

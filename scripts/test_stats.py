@@ -86,6 +86,25 @@ class RunTest(unittest.TestCase):
         ])
         run = stats.Run(self.d, ["k"])
         self.assertEqual(run.values("vmapbench", "vmap-p4-t1", "ns_per_op", "k"), [2200])
+        # With rep= rows, a repetition the case lacks shifts no pair: the
+        # case's reps 1 and 3 go with the floor's 1 and 3, not 1 and 2.
+        write_raw(self.d, [
+            (1, "k", "vmapbench", "vmap-p4-t1", "rep", 1), (1, "k", "vmapbench", "vmap-p4-t1", "ns_per_op", 2000),
+            (1, "k", "vmapbench", "floor-p4-t1", "rep", 1), (1, "k", "vmapbench", "floor-p4-t1", "ns_per_op", 1000),
+            (1, "k", "vmapbench", "floor-p4-t1", "rep", 2), (1, "k", "vmapbench", "floor-p4-t1", "ns_per_op", 9000),
+            (1, "k", "vmapbench", "vmap-p4-t1", "rep", 3), (1, "k", "vmapbench", "vmap-p4-t1", "ns_per_op", 4000),
+            (1, "k", "vmapbench", "floor-p4-t1", "rep", 3), (1, "k", "vmapbench", "floor-p4-t1", "ns_per_op", 1000),
+        ])
+        self.assertEqual(stats.Run(self.d, ["k"]).values("vmapbench", "vmap-p4-t1", "x_floor", "k"), [3])
+        write_raw(self.d, [
+            (1, "k", "vmapbench", "vmap-p4-t1", "ns_per_op", 2000),
+            (1, "k", "vmapbench", "floor-p4-t1", "ns_per_op", 1000),
+            (1, "k", "vmapbench", "vmap-p4-t1", "ns_per_op", 9000),
+            (1, "k", "vmapbench", "floor-p4-t1", "ns_per_op", 1000),
+            (1, "k", "vmapbench", "vmap-p4-t1", "ns_per_op", 2200),
+            (1, "k", "vmapbench", "floor-p4-t1", "ns_per_op", 1100),
+        ])
+        run = stats.Run(self.d, ["k"])
         self.assertEqual(run.values("vmapbench", "vmap-p4-t1", "x_floor", "k"), [2])
         self.assertEqual(run.counts[("vmapbench", "vmap-p4-t1", "ns_per_op", "k")], 3)
         # Verdicts leave the floor out; floored, a case is judged by x_floor.
@@ -100,7 +119,10 @@ class RunTest(unittest.TestCase):
                      (r, "old", "vmapbench", "vmap-p4-t1", "ns_per_op", 5000 + 10 * r),
                      (r, "new", "vmapbench", "vmap-p4-t1", "ns_per_op", 5030 - 10 * r),
                      (r, "old", "dircreate", "create", "files_per_s", 1000 + r),
-                     (r, "new", "dircreate", "create", "files_per_s", 900 + r)]
+                     (r, "new", "dircreate", "create", "files_per_s", 900 + r),
+                     # the same phase's time: not a case of its own
+                     (r, "old", "dircreate", "create", "usec", 2000 - r),
+                     (r, "new", "dircreate", "create", "usec", 2200 - r)]
         write_raw(self.d, rows)
         with open(os.path.join(self.d, "host.csv"), "w") as f:
             f.write("round,kernel,others_cpu_pct,steal_pct,load1,other_guests,builds\n"
@@ -133,14 +155,19 @@ class RunTest(unittest.TestCase):
         old = sys.stdout
         sys.stdout = open(os.path.join(self.d, "auto.out"), "w")
         try:
-            self.assertEqual(stats.auto(self.d, ["x", "y"], "x", 3.0), 1)
+            self.assertEqual(stats.auto(self.d, ["x", "y"], "x", 3.0), 3)
             rows = [row for row in rows if row[3] == "u"]
             write_raw(self.d, rows)
             self.assertEqual(stats.auto(self.d, ["x", "y"], "x", 3.0), 0)
+            # A VS with no figures (a typo, or no boot reported): an error,
+            # never "every ratio within the target".
+            self.assertEqual(stats.auto(self.d, ["x", "y"], "z", 3.0), 2)
         finally:
             sys.stdout.close()
             sys.stdout = old
-        self.assertEqual(open(os.path.join(self.d, "auto.out")).read(), "short of ±3%: vmalloc t usec x/y: ±157.9%\n")
+        self.assertEqual(open(os.path.join(self.d, "auto.out")).read(),
+                         "short of ±3%: vmalloc t usec x/y: ±157.9%\nno ratio of z to another kernel to judge"
+                         " (no boot reported a figure?)\n")
 
 
 class Result(unittest.TextTestResult):

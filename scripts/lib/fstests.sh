@@ -32,7 +32,7 @@ fstests_src() {
 	fi
 	_c=$(gzip -dc "$_s" | git get-tar-commit-id 2>/dev/null || true)
 	[ "$_c" = "$FSTESTS_COMMIT" ] ||
-		die "$_s is fstests ${_c:-of an unknown commit}, not $FSTESTS_COMMIT, the commit images/fstests/ was made with (set FSTESTS_COMMIT or FSTESTS_SRC to use it anyway)"
+		die "$_s is fstests ${_c:-of an unknown commit (not a git archive)}, not $FSTESTS_COMMIT, the commit images/fstests/ was made with (set FSTESTS_SRC=$_s to use it anyway)"
 	echo "$_s"
 }
 
@@ -44,6 +44,11 @@ fstests_fetch() {
 		die "FSTESTS_COMMIT=$FSTESTS_COMMIT: a git fetch needs the whole 40-digit commit id"
 	_g="$VX_CACHE/fstests/git-$FSTESTS_COMMIT"
 	_l="$_g.log"
+	# Runs at once fetch it once (fstests_build's lock comes later).
+	need_cmd flock
+	mkdir -p "$VX_CACHE/fstests"
+	exec 8> "$_g.lock"
+	flock 8
 	if [ ! -f "$_g/.vx-fetched" ]; then
 		progress "fetching fstests $FSTESTS_COMMIT from $1 (log: $_l)"
 		rm -rf "$_g"
@@ -56,6 +61,7 @@ fstests_fetch() {
 			die "$1 has no commit $FSTESTS_COMMIT (log: $_l)"
 		touch "$_g/.vx-fetched"
 	fi
+	exec 8>&-
 	echo "$_g"
 }
 
