@@ -13,10 +13,14 @@
 # are VX_DISKS ("8G 8G": vda, vdb); PLAN is passed as vx.plan= as usual.
 set -eu
 . "$(dirname "$0")/lib/common.sh"
+. "$VX_ROOT/scripts/lib/cread.sh"
 need_cmd qemu-system-x86_64 qemu-img timeout
 k=$1 out=$2 plan=$3 tmo=${4:-${TIMEOUT:-1200}}
 mkdir -p "$out"
 img=$("$VX_ROOT/scripts/image.sh" "$k")
+# The erofs images the plan's cread steps read, read-only after the
+# workload disk (vdb, vdc, ...); the guest finds them by vx.crimgs=.
+cread_disks "$plan" > "$out/cread-disks"
 
 qemu_cmd() { # ACCEL
 	case $1 in
@@ -42,6 +46,9 @@ qemu_disks() {
 	disks | while read -r _d _s; do
 		echo "-drive file=$out/$_d.qcow2,if=virtio,format=qcow2,cache=unsafe"
 	done
+	[ -n "${VX_HOSTROOT:-}" ] || while read -r _n _p; do
+		echo "-drive file=$_p,if=virtio,format=raw,readonly=on"
+	done < "$out/cread-disks"
 }
 # disks: "NAME SIZE" of each disk: VX_DISKS with a host root, else the
 # one workload disk.
@@ -54,6 +61,7 @@ disks() {
 	fi
 }
 append="console=ttyS0 panic=-1 oops=panic vx.plan=$plan ${VX_APPEND:-}"
+[ ! -s "$out/cread-disks" ] || append="$append vx.crimgs=$(cut -d' ' -f1 "$out/cread-disks" | paste -sd,)"
 if [ -n "${VX_HOSTROOT:-}" ]; then
 	[ -x "$VX_HOSTROOT" ] || die "VX_HOSTROOT=$VX_HOSTROOT is not an executable init"
 	[ -d "${VX_SHARE:-}" ] || die "VX_HOSTROOT needs VX_SHARE, a directory the guest may write"

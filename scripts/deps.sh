@@ -1,16 +1,17 @@
 #!/bin/sh
 # Install what the harness needs from Debian's packages, if it is missing:
-# the kernel source, QEMU, the build tools, xfsprogs, fio and fs_mark for
-# the guest, and fstests' build dependencies and the userland its tests
-# run (the fstests guest's root is the host's /), and numpy and scipy for
-# the statistics of make compare (scripts/stats.py).
+# the kernel source, QEMU, the build tools, xfsprogs, fio, fs_mark and
+# f2fs-tools for the guest, erofs-utils for the compressed-read images,
+# fstests' build dependencies and the userland its tests run (the fstests
+# guest's root is the host's /), and numpy and scipy for the statistics
+# of make compare (scripts/stats.py).
 # With CHECK_ONLY=1, only report what is missing (exit 2 if anything is).
 set -eu
 . "$(dirname "$0")/lib/common.sh"
 
 PKGS="$KSRC xfsprogs fio qemu-system-x86 qemu-utils gcc make bc flex bison
 libelf-dev libssl-dev libc6-dev cpio busybox-static ccache quilt git gnuplot-nox
-kmod xz-utils fsmark
+kmod xz-utils fsmark erofs-utils f2fs-tools e2fsprogs
 autoconf automake libtool libtool-bin pkg-config xfslibs-dev uuid-dev libattr1-dev
 libacl1-dev libaio-dev liburing-dev libgdbm-dev libgdbm-compat-dev libcap-dev
 xfsdump quota attr acl psmisc gawk uuid-runtime python3 python3-numpy python3-scipy"

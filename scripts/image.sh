@@ -1,6 +1,7 @@
 #!/bin/sh
 # Build the guest initramfs for kernel directory K (argument): busybox-static,
-# xfsprogs, fio, fs_mark (with the shared libraries ldd names), our guest tools and
+# xfsprogs, fio, fs_mark, f2fs-tools' mkfs and fsck, e2fsprogs' chattr
+# (with the shared libraries ldd names), our guest tools and
 # the kernel's modules (test_vmalloc.ko and, built by kernel.sh from
 # workloads/*/Kbuild, vmap_bench.ko) in /lib/modules, plus images/init, the
 # guest steps (images/steps/ as /steps, images/lib.sh as /usr/lib/vx.sh) and
@@ -8,9 +9,9 @@
 # Prints the initramfs path on stdout.
 set -eu
 . "$(dirname "$0")/lib/common.sh"
-need_cmd busybox cpio gzip ldd gcc mkfs.xfs xfs_repair xfs_db fio fs_mark
+need_cmd busybox cpio gzip ldd gcc mkfs.xfs xfs_repair xfs_db fio fs_mark mkfs.f2fs fsck.f2fs chattr
 k=${1:?usage: image.sh KERNEL_DIR}
-bins=$(for b in mkfs.xfs xfs_repair xfs_db fio fs_mark busybox; do command -v "$b"; done)
+bins=$(for b in mkfs.xfs xfs_repair xfs_db fio fs_mark mkfs.f2fs fsck.f2fs chattr busybox; do command -v "$b"; done)
 
 # Up to date when nothing that goes into it is newer (one image serves every
 # boot of this kernel: the run and the selftests' boots).  Boots that run
@@ -52,6 +53,7 @@ done
 
 gcc -O2 -Wall -static -pthread -o "$r/usr/bin/dircreate" "$VX_ROOT/workloads/dircreate/dircreate.c"
 gcc -O2 -Wall -static -o "$r/usr/bin/finsmod" "$VX_ROOT/images/finsmod.c"
+gcc -O2 -Wall -static -o "$r/usr/bin/nsnow" "$VX_ROOT/images/nsnow.c"
 cp "$k"/modules/*.ko "$r/lib/modules/"
 cp -r "$VX_ROOT"/workloads/*.wl "$VX_ROOT/workloads/fio" "$r/workloads/"
 cp "$VX_ROOT/images/fio_terse" "$VX_ROOT/images/fsmark_parse" "$r/usr/bin/"

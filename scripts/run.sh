@@ -17,7 +17,7 @@ mode=${1:-run}
 case $mode in
 run)   DEFAULT_PLAN=wl:dircreate ;;
 check) DEFAULT_PLAN=vmalloc,wl:dircreate ;;
-test)  DEFAULT_PLAN=vmalloc,stress,trace,vmapbench,badinput,wl:dircreate,wl:dircreate-8k,wl:fio-files,wl:fio-randrw ;;
+test)  DEFAULT_PLAN=vmalloc,stress,trace,vmapbench,badinput,wl:dircreate,wl:dircreate-8k,wl:fio-files,wl:fio-randrw,cread:erofs-small,cread:f2fs-small ;;
 steps) echo "guest steps (PLAN=a,b:ARG,...; images/steps/NAME.sh):"; plan_steps; exit 0 ;;
 *)     die "usage: run.sh run|test|check|steps" ;;
 esac

@@ -11,6 +11,7 @@
 . /usr/lib/vx.sh
 wl=$1
 wl_load "$wl" || { fail "wl:$wl:definition"; exit 0; }
+[ -z "${CR_FS:-}" ] || { fail "wl:$wl:definition (a compressed-read workload: PLAN=cread:$wl)"; exit 0; }
 # WL_RAMDISK=MB: the filesystem on a RAM disk (brd) of MB MiB instead of
 # vda, so that reading a metadata block costs a memory copy, not a virtio
 # request and its completion interrupt: as cheap as the re-read of a

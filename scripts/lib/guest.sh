@@ -32,7 +32,7 @@ results_md() {
 	echo
 	echo "| workload | phase | metric | value |"
 	echo "|---|---|---|---|"
-	grep -E '^[^,]*,[^,]*,(files_per_s|read_iops|write_iops|seconds|tlb_ipis|cal_ipis|ns_per_op|usec|tlb_per_1000|cal_per_1000|tlb_ipis_per_1000|cal_ipis_per_1000|maps_per_1000|unmaps_per_1000|lock_contentions_per_1000|vs_purges|vs_tlb_flushes|failures|maps|dirty_peak_kb|fragmented_peak_kb|blocks_reclaimed),' "$1" |
+	grep -E '^[^,]*,[^,]*,(files_per_s|read_iops|write_iops|seconds|tlb_ipis|cal_ipis|ns_per_op|usec|tlb_per_1000|cal_per_1000|tlb_ipis_per_1000|cal_ipis_per_1000|maps_per_1000|unmaps_per_1000|lock_contentions_per_1000|mb_per_s|maps_per_mb|ipis_per_mb|vs_purges|vs_tlb_flushes|failures|maps|dirty_peak_kb|fragmented_peak_kb|blocks_reclaimed),' "$1" |
 		awk -F, '{ printf "| %s | %s | %s | %s |\n", $1, $2, $3, $4 }'
 }
 
@@ -52,8 +52,8 @@ run_summary() {
 	{
 		w = $1
 		if (!(w in seen)) { seen[w] = 1; order[++nw] = w }
-		if ($3 ~ /^(files_per_s|read_iops|write_iops)$/ && $4 + 0 > 0) {
-			u = ($3 == "files_per_s") ? " files/s" : " " $3
+		if ($3 ~ /^(files_per_s|read_iops|write_iops|mb_per_s)$/ && $4 + 0 > 0) {
+			u = ($3 == "files_per_s") ? " files/s" : ($3 == "mb_per_s") ? " MB/s" : " " $3
 			thr[w] = thr[w] sprintf("%s%s %d%s", thr[w] ? ", " : "", $2, $4, u)
 		}
 		if ($3 == "ns_per_op" && w == "vmapbench" && $2 !~ /^floor-/) {
