@@ -218,6 +218,18 @@ def cell_ratio(res):
     return "%.2f [%.2f-%.2f] %s" % (r, lo, hi, v)
 
 
+def median_cell(v, spread):
+    """The median of a kernel's boot values and its text, with the spread
+    as '±N%' ((max - min) / 2 / median, spread "pct") or '(min-max)'."""
+    m = float(np.median(v))
+    s = fmtn(m)
+    if spread == "pct" and m and max(v) != min(v):
+        s += " ±%d%%" % ((max(v) - min(v)) * 50 / m)
+    elif spread == "range" and fmtn(min(v)) != fmtn(max(v)):
+        s += " (%s-%s)" % (fmtn(min(v)), fmtn(max(v)))
+    return m, s
+
+
 def summary_table(run, w, key):
     """Per phase: each kernel's median over boots and its spread, and its
     ratio to the first kernel with the verdict."""
@@ -234,10 +246,7 @@ def summary_table(run, w, key):
             if not v:
                 cells.append("-")
                 continue
-            m = float(np.median(v))
-            s = fmtn(m)
-            if m and max(v) != min(v):
-                s += " ±%d%%" % ((max(v) - min(v)) * 50 / m)
+            m, s = median_cell(v, "pct")
             if k != base and key in LOWER | HIGHER:
                 res = run.ratio(w, ph, key, k, base)
                 if res:
@@ -410,10 +419,7 @@ def report(d, labels, vs):
             if not v:
                 cells.append("-")
                 continue
-            m = float(np.median(v))
-            s = fmtn(m)
-            if fmtn(min(v)) != fmtn(max(v)):
-                s += " (%s-%s)" % (fmtn(min(v)), fmtn(max(v)))
+            m, s = median_cell(v, "range")
             if k != labels[0]:
                 s += " %+.1f%%" % ((m - bm) * 100 / bm) if bm else " n/a"
             cells.append(s)
