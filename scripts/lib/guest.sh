@@ -43,7 +43,7 @@ run_summary() {
 	awk -F, -v tests="$2" '
 	BEGIN {
 		while ((getline l < tests) > 0) {
-			split(l, f, " "); n = f[3]; sub(/^wl:/, "", n); sub(/:.*/, "", n)
+			split(l, f, " "); n = f[3]; sub(/^(wl|cread):/, "", n); sub(/:.*/, "", n)
 			if (f[2] == "PASS") np[n]++; else if (f[2] == "FAIL") nf[n]++
 			if (!(n in seen)) { seen[n] = 1; order[++nw] = n }
 		}
