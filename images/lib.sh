@@ -155,9 +155,11 @@ vmap_stat() {
 	awk -v k="$1" '$1 == k { print $2 }' /sys/kernel/debug/vmap/stats 2>/dev/null
 }
 
-# ram_entries: vm_map_ram() areas and blocks, and areas not yet purged,
-# in /proc/vmallocinfo.
-ram_entries() { grep -cE 'vm_map_ram|unpurged' /proc/vmallocinfo; }
+# ram_entries: vm_map_ram() areas and blocks in /proc/vmallocinfo.  Not
+# the "unpurged vm_area" entries: those are anyone's lazily freed areas,
+# e.g. the stacks of the module's own threads, which exit after its
+# vm_unmap_aliases() and are vfree()d an RCU grace period later.
+ram_entries() { grep -c 'vm_map_ram' /proc/vmallocinfo; }
 
 # areas_snapshot FILE: the vmalloc areas (address ranges) there are now.
 # Without real addresses (init sets kptr_restrict=1) it writes "unknown",
