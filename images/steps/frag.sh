@@ -5,7 +5,10 @@
 # vm_map_ram() may fail.  Reports the peak vmap space that blocks with
 # dirty pages, and fragmented ones (no live region), held (vmap/stats).
 # usage: frag (in a boot with vmap_space_limit=; vx.fragops=N)
-# reports: TEST frag:limited/no-failure/no-leak; RESULT frag (peaks in kB)
+# Then the refill check (vmap_stress mode=refill): the space that 1-page
+# vmap() areas held, once freed, must serve 3-page ones (at least 90%).
+# reports: TEST frag:limited/no-failure/no-leak/refill; RESULT frag (peaks
+#   in kB; phase=refill: first_pages= second_pages=)
 . /usr/lib/vx.sh
 ko=/lib/modules/vmap_stress.ko
 [ -f "$ko" ] || { fail "frag:module $ko missing"; exit 0; }
@@ -34,3 +37,15 @@ if [ -n "$bkb" ]; then
 	peak="$peak blocks_new=$(vmap_stat blocks_new) blocks_reclaimed=$(vmap_stat blocks_reclaimed) purges=$(vmap_stat purges)"
 fi
 say "RESULT frag phase=limit-$limit $st_res seconds=$((t1 - t0)) $peak"
+
+# Space freed by areas of one size must serve another: vmap() 1-page
+# areas until the limited space runs out, free them (and 80% as many
+# again, through a purge), then 3-page ones (vmap_stress mode=refill;
+# ops= bounds the live areas: one per page of the limit is more than fit).
+lpages=$(echo "$limit" | awk '{ n = $1 + 0; u = toupper(substr($1, length($1)))
+	if (u == "K") n *= 1024; else if (u == "M") n *= 1048576; else if (u == "G") n *= 1073741824
+	printf "%d", n / 4096 }')
+stress_module rf mode=refill ops="$lpages"
+cat /tmp/rf.log /tmp/rf.err
+check "frag:refill" sh -c "[ $st_rc = 0 ] && echo '$st_res' | grep -q 'failures=0$'"
+say "RESULT frag phase=refill $st_res"

@@ -18,7 +18,10 @@
 # usage: vmapbench
 # reports: TEST vmapbench:check; RESULT vmapbench phase=API-pP-tT rep=R
 #   ns_per_op= min= max= tlb_per_1000= cal_per_1000= ... vs_* (vmap/stats
-#   changes), one per case and repetition
+#   changes), one per case and repetition; on VARIANT=lockstat kernels also
+#   lock_contentions= lock_acquisitions= lock_contentions_per_1000= (the
+#   global vmap locks while the module was loaded and ran: lib.sh's
+#   lockstat_vmap) per 1000 iterations of all threads
 . /usr/lib/vx.sh
 
 # vmapbench_case API PAGES THREADS LOOPS INJECT [REP]: one insmod, one
@@ -31,15 +34,17 @@ vmapbench_case() {
 	# The module loads only when its checks passed.  finsmod loads it
 	# once: busybox insmod would run a failing module a second time.
 	vbrc=0
+	lockstat_start
 	finsmod /lib/modules/vmap_bench.ko mode="$1" sizes="$2" threads="$3" \
 		loops="$4" ms="${vbms:-0}" inject_corruption="$5" > /tmp/vb.err 2>&1 || vbrc=$?
 	[ "$vbrc" != 0 ] || rmmod vmap_bench >> /tmp/vb.err 2>&1 || vbrc=rmmod
+	lks=$(lockstat_vmap)
 	after=$(ipis)
 	vs1=$(vstats)
 	dmesg | sed -n 's/.*vmap_bench: //p' > /tmp/vb.log
 	res=$(sed -n 's/^RESULT //p' /tmp/vb.log | head -n 1)
 	if [ -n "$res" ]; then
-		say "RESULT vmapbench $(echo "$res $(ipi_diff "$before" "$after")" | awk -v rep="${6:-1}" '{
+		say "RESULT vmapbench $(echo "$res $(ipi_diff "$before" "$after")$lks" | awk -v rep="${6:-1}" '{
 			for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
 			if (v["tlb"] < 0) { v["tlb"] = v["tlb_ipis"]; v["cal"] = v["cal_ipis"] }
 			ops = ("ops" in v) ? v["ops"] : v["loops"] * v["threads"]
@@ -47,7 +52,12 @@ vmapbench_case() {
 				v["pages"], v["threads"], rep, v["api"], v["pages"], v["threads"], v["loops"]
 			printf " ns_per_op=%s min=%s max=%s tlb_per_1000=%.1f cal_per_1000=%.1f",
 				v["ns_per_op"], v["min"], v["max"], v["tlb"] * 1000 / ops, v["cal"] * 1000 / ops
-			printf " tlb_ipis=%s cal_ipis=%s failures=%s", v["tlb_ipis"], v["cal_ipis"], v["failures"] }')$(vstats_diff "$vs0" "$vs1")"
+			printf " tlb_ipis=%s cal_ipis=%s failures=%s", v["tlb_ipis"], v["cal_ipis"], v["failures"]
+			if ("lock_contentions" in v)
+				printf " lock_contentions=%s lock_acquisitions=%s lock_contentions_per_1000=%.3f",
+					v["lock_contentions"], v["lock_acquisitions"], v["lock_contentions"] * 1000 / ops
+			if ("lock_stat_disabled" in v)
+				printf " lock_stat_disabled=1" }')$(vstats_diff "$vs0" "$vs1")"
 	fi
 	[ "$vbrc" = 0 ] && [ -n "$res" ] && grep -q '^SUMMARY .* failures=0$' /tmp/vb.log &&
 		! grep -q '^FAIL' /tmp/vb.log && return 0

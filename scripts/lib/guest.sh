@@ -32,7 +32,7 @@ results_md() {
 	echo
 	echo "| workload | phase | metric | value |"
 	echo "|---|---|---|---|"
-	grep -E '^[^,]*,[^,]*,(files_per_s|read_iops|write_iops|seconds|tlb_ipis|cal_ipis|ns_per_op|usec|tlb_per_1000|cal_per_1000|tlb_ipis_per_1000|cal_ipis_per_1000|maps_per_1000|unmaps_per_1000|lock_contentions_per_1000|mb_per_s|maps_per_mb|ipis_per_mb|vs_purges|vs_tlb_flushes|failures|maps|dirty_peak_kb|fragmented_peak_kb|blocks_reclaimed),' "$1" |
+	grep -E '^[^,]*,[^,]*,(files_per_s|read_iops|write_iops|seconds|tlb_ipis|cal_ipis|ns_per_op|usec|tlb_per_1000|cal_per_1000|tlb_ipis_per_1000|cal_ipis_per_1000|maps_per_1000|unmaps_per_1000|lock_contentions_per_1000|mb_per_s|maps_per_mb|ipis_per_mb|vs_purges|vs_tlb_flushes|vs_area_cache_hits|failures|maps|dirty_peak_kb|fragmented_peak_kb|blocks_reclaimed),' "$1" |
 		awk -F, '{ printf "| %s | %s | %s | %s |\n", $1, $2, $3, $4 }'
 }
 

@@ -23,6 +23,16 @@
  * the vmap space ran out.  ops= counts vm_map_ram() calls.  Boot with
  * vmap_space_limit= to make running out take seconds, not years.
  *
+ * mode=refill: vmap() areas of 1 page (2 with the guard page) until the
+ * vmap space runs out (or ops= of them are live) and free them: that is
+ * how much space there is.  Then vmap() 80% as many 1-page areas, free
+ * them and call vm_unmap_aliases(), whose purge may keep them aside for
+ * 1-page requests (mm/0016's per-CPU caches), and vmap() areas of 3 pages
+ * (4) until the space runs out again.  That last fill must get at least
+ * 90% of the pages the first one held: space kept aside for one size must
+ * not make another size fail.  Boot with vmap_space_limit=, or the space
+ * does not run out (a first fill that does not is a failure too).
+ *
  * At the end (unmap_aliases=1) the module calls vm_unmap_aliases(): the
  * blocks it left fragmented are reclaimed and the lazily freed areas
  * purged, so that /proc/vmallocinfo shows what is left of it, if anything.
@@ -59,11 +69,11 @@
 
 static char *mode = "random";
 module_param(mode, charp, 0444);
-MODULE_PARM_DESC(mode, "random or frag");
+MODULE_PARM_DESC(mode, "random, frag or refill");
 
 static unsigned int ops = 100000;
 module_param(ops, uint, 0444);
-MODULE_PARM_DESC(ops, "random: operations per thread; frag: vm_map_ram() calls");
+MODULE_PARM_DESC(ops, "random: operations per thread; frag: vm_map_ram() calls; refill: most areas live");
 
 static unsigned int threads;
 module_param(threads, uint, 0444);
@@ -312,6 +322,81 @@ static int worker_init(struct worker *w, unsigned int id, int cpu,
 	return 0;
 }
 
+/* refill: vmap() @n-page areas of @page until it fails or @max are live. */
+static unsigned long refill_fill(struct page **pages, unsigned int n,
+				 void **addrs, unsigned long max)
+{
+	unsigned long i;
+
+	for (i = 0; i < max; i++) {
+		addrs[i] = vmap(pages, n, VM_MAP, PAGE_KERNEL);
+		if (!addrs[i])
+			break;
+		cond_resched();
+	}
+	return i;
+}
+
+static void refill_free(void **addrs, unsigned long nr)
+{
+	while (nr)
+		vunmap(addrs[--nr]);
+}
+
+#define REFILL_SMALL	1
+#define REFILL_LARGE	3
+
+static int refill(void)
+{
+	struct page *pages[REFILL_LARGE], *page;
+	unsigned long first, second, i;
+	int failures, err = 0;
+	void **addrs;
+	bool full;
+
+	page = alloc_page(GFP_KERNEL | __GFP_ZERO);
+	addrs = kvmalloc_array(ops, sizeof(*addrs), GFP_KERNEL);
+	if (!page || !addrs || !ops) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < REFILL_LARGE; i++)
+		pages[i] = page;
+
+	vm_unmap_aliases();
+	first = refill_fill(pages, REFILL_SMALL, addrs, ops);
+	refill_free(addrs, first);
+	vm_unmap_aliases();
+	/* Only 1-page requests since that purge: the next may cache all. */
+	i = refill_fill(pages, REFILL_SMALL, addrs, first * 8 / 10);
+	refill_free(addrs, i);
+	vm_unmap_aliases();
+	second = refill_fill(pages, REFILL_LARGE, addrs, ops);
+	refill_free(addrs, second);
+	vm_unmap_aliases();
+
+	/* Pages of vmap space, the guard pages included. */
+	full = first < ops;
+	first *= REFILL_SMALL + 1;
+	second *= REFILL_LARGE + 1;
+	if (!full)
+		pr_err("FAIL refill: %u vmap() calls did not run out of space: boot with vmap_space_limit= or raise ops=\n",
+		       ops);
+	if (second * 10 < first * 9)
+		pr_err("FAIL refill: the 3-page fill got %lu pages of vmap space, the first 1-page fill %lu\n",
+		       second, first);
+	failures = !full + (second * 10 < first * 9);
+	pr_info("RESULT mode=refill first_pages=%lu second_pages=%lu failures=%d\n",
+		first, second, failures);
+	if (failures)
+		err = -EIO;
+out:
+	kvfree(addrs);
+	if (page)
+		__free_page(page);
+	return err;
+}
+
 static int __init vmap_stress_init(void)
 {
 	bool frag = !strcmp(mode, "frag");
@@ -321,8 +406,10 @@ static int __init vmap_stress_init(void)
 	u64 ns = 0;
 	int cpu, err = 0;
 
+	if (!strcmp(mode, "refill"))
+		return refill();
 	if (!frag && strcmp(mode, "random")) {
-		pr_err("mode=%s: use random or frag\n", mode);
+		pr_err("mode=%s: use random, frag or refill\n", mode);
 		return -EINVAL;
 	}
 	/* Slots write a word each into a page; strides need a 2^n pool. */
