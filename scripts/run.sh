@@ -131,7 +131,10 @@ fi
 	if [ -f "$out/fstests.txt" ]; then
 		if grep -q '^FAIL' "$out/fstests.txt"; then v="FAIL $(grep -c '^FAIL' "$out/fstests.txt")"
 		elif grep -q '^SKIP' "$out/fstests.txt"; then v=SKIP
-		else v="pass $(grep -c '^PASS' "$out/fstests.txt")"; fi
+		# (no PASS either: fstests.sh stopped before any test; its error
+		# is already a FAIL of this run)
+		elif grep -q '^PASS' "$out/fstests.txt"; then v="pass $(grep -c '^PASS' "$out/fstests.txt")"
+		else v=FAIL; fi
 		printf '  %-14s %-7s %s\n' fstests "$v" \
 			"$TEST_FSTESTS at dirblock_64k: $(cat "$out"/fstests/*/status.csv 2>/dev/null | fstests_totals)"
 	fi
