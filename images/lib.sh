@@ -112,10 +112,12 @@ lockstat_start() {
 }
 
 # lockstat_vmap: " lock_contentions=N lock_acquisitions=N" since
-# lockstat_start, summed over the global locks of the vmap layer: the lock
-# classes named vmap or vmlist (vmap_area_lock, free_vmap_area_lock,
-# purge locks) and 6.12's per-node vn-> locks, not the per-CPU and
-# per-block vbq->/vb-> locks.  Columns of a class line: name:,
+# lockstat_start, summed over the locks of the vmap layer's allocator: the
+# lock classes named vmap or vmlist (vmap_area_lock, free_vmap_area_lock,
+# purge locks, our busy-tree zones and per-CPU purge lists), our per-CPU
+# area caches (&vc->lock) and 6.12's per-node vn-> locks (busy, lazy and
+# pool), not the per-CPU and per-block vbq->/vb-> locks of vm_map_ram().
+# Columns of a class line: name:,
 # con-bounces, contentions, 4 wait times, acq-bounces, acquisitions, ...
 lockstat_vmap() {
 	[ -r /proc/lock_stat ] || return 0
@@ -126,7 +128,7 @@ lockstat_vmap() {
 		return 0
 	fi
 	awk '$1 ~ /:$/ && NF >= 13 { n = $1; sub(/:$/, "", n); sub(/-[RW]$/, "", n)
-		if ((n ~ /vmap|vmlist|vn->/) && n !~ /vbq?->/) { c += $3; a += $9 } }
+		if ((n ~ /vmap|vmlist|vn->|^&vc->lock$/) && n !~ /vbq?->/) { c += $3; a += $9 } }
 		END { printf " lock_contentions=%.0f lock_acquisitions=%.0f", c, a }' /proc/lock_stat
 }
 
