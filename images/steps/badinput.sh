@@ -33,6 +33,6 @@ live1=$(vmap_stat vm_map_ram_live); areas1=$(grep -vcE 'vm_map_ram|unpurged' /pr
 say "RESULT badinput phase=all vm_map_ram_live_before=${live0:-0} vm_map_ram_live_after=${live1:-0} areas_before=$areas0 areas_after=$areas1 module_areas_left=$mod_areas"
 # The area count overall moves with kernel activity (vmap'ed kthread
 # stacks, module init sections): the leak checks are exact ones.
-# Kernels without vmap/stats (before mm/0007) are checked on the
+# Kernels without vmap/stats (before mm/0010) are checked on the
 # areas alone; there every vm_map_ram() is a vmap area of its caller.
 check "badinput:no-leak" test "${live0:-none}" = "${live1:-none}" -a "$mod_areas" = 0

@@ -15,7 +15,7 @@ ko=/lib/modules/vmap_stress.ko
 limit=$(cmdarg vmap_space_limit)
 if [ -z "$limit" ]; then fail "frag:limited (boot without vmap_space_limit=)"; exit 0; fi
 if ! dmesg | grep -q 'vmap: allocations limited'; then
-	say "TEST SKIP frag kernel ignores vmap_space_limit= (before mm/0005)"
+	say "TEST SKIP frag kernel ignores vmap_space_limit= (before mm/0008)"
 	exit 0
 fi
 pass "frag:limited"

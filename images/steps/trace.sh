@@ -1,5 +1,5 @@
 #!/bin/sh
-# step trace: the vmap trace events (mm/0008).  A short vmap_stress run
+# step trace: the vmap trace events (mm/0011).  A short vmap_stress run
 # with them on (it ends with vm_unmap_aliases(), which reclaims and
 # purges) must produce each kind.
 # usage: trace
@@ -8,7 +8,7 @@
 TR=/sys/kernel/tracing
 mount -t tracefs tracefs $TR 2>/dev/null
 if [ ! -d $TR/events/vmap ]; then
-	say "TEST SKIP trace kernel has no vmap trace events (before mm/0008)"
+	say "TEST SKIP trace kernel has no vmap trace events (before mm/0011)"
 	exit 0
 fi
 echo 0 > $TR/tracing_on; echo > $TR/trace

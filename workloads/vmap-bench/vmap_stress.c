@@ -27,7 +27,7 @@
  * vmap space runs out (or ops= of them are live) and free them: that is
  * how much space there is.  Then vmap() 80% as many 1-page areas, free
  * them and call vm_unmap_aliases(), whose purge may keep them aside for
- * 1-page requests (mm/0016's per-CPU caches), and vmap() areas of 3 pages
+ * 1-page requests (mm/0019's per-CPU caches), and vmap() areas of 3 pages
  * (4) until the space runs out again.  That last fill must get at least
  * 90% of the pages the first one held: space kept aside for one size must
  * not make another size fail.  Boot with vmap_space_limit=, or the space
