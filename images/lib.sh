@@ -163,6 +163,13 @@ vmap_stat() {
 # vm_unmap_aliases() and are vfree()d an RCU grace period later.
 ram_entries() { grep -c 'vm_map_ram' /proc/vmallocinfo; }
 
+# ram_entries_over BYTES: the vm_map_ram entries larger than BYTES: for a
+# module that maps at most BYTES at a time, the vmap blocks, not its own
+# mappings.
+ram_entries_over() {
+	awk -v b="$1" '$3 == "vm_map_ram" && $2 + 0 > b + 0 { n++ } END { print n + 0 }' /proc/vmallocinfo
+}
+
 # areas_snapshot FILE: the vmalloc areas (address ranges) there are now.
 # Without real addresses (init sets kptr_restrict=1) it writes "unknown",
 # and module_areas then reports "unknown", which no leak check passes.
@@ -192,9 +199,12 @@ module_areas() {
 # stress_module NAME ARG...: load vmap_stress.ko once with ARGs.  Sets
 # st_rc (finsmod's status), st_res (its RESULT line) and what the module
 # left behind, counted while it is still loaded: st_areas (vmalloc areas,
-# module_areas), st_live (vmap/stats vm_map_ram_live) and st_ram
-# (ram_entries); its log lines go to /tmp/NAME.log, finsmod's errors to
+# module_areas), st_live (vmap/stats vm_map_ram_live), st_ram
+# (ram_entries) and st_blocks (those of them larger than ST_MAX_BYTES, the
+# module's largest mapping: vmap blocks); its log lines go to /tmp/NAME.log, finsmod's errors to
 # /tmp/NAME.err.
+# vmap_stress.ko's largest mapping (max_pages=128 of 4 KiB pages).
+ST_MAX_BYTES=524288
 stress_module() {
 	_n=$1; shift
 	dmesg -c > /dev/null
@@ -203,6 +213,7 @@ stress_module() {
 	finsmod /lib/modules/vmap_stress.ko "$@" > "/tmp/$_n.err" 2>&1 || st_rc=$?
 	st_areas=$(module_areas vmap_stress "/tmp/$_n.areas")
 	st_live=$(vmap_stat vm_map_ram_live) st_ram=$(ram_entries)
+	st_blocks=$(ram_entries_over "$ST_MAX_BYTES")
 	[ "$st_rc" != 0 ] || rmmod vmap_stress
 	dmesg | sed -n 's/.*vmap_stress: //p' > "/tmp/$_n.log"
 	st_res=$(sed -n 's/^RESULT //p' "/tmp/$_n.log" | head -n 1)

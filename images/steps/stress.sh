@@ -5,7 +5,12 @@
 # mapped may be left while it is still loaded: vm_map_ram_live (vmap/stats)
 # as before, no vm_map_ram entry more in /proc/vmallocinfo than before,
 # and no vmalloc area of the module's (lib.sh's
-# module_areas).  A second load with inject_leak=1 must fail that check.
+# module_areas).  A kernel without vmap/stats (stock, or before mm/0010)
+# cannot count the mappings inside vmap blocks, and before mm/0009 a CPU
+# keeps partly used blocks by design: there the vmallocinfo check counts
+# only entries no larger than the module's largest mapping (its areas of
+# its own, above the block limit) and reports the blocks kept.
+# A second load with inject_leak=1 must fail that check.
 # vx.stressops= (default 100000 per thread).
 # usage: stress (vx.stressops=N)
 # reports: TEST stress:random, stress:no-leak,
@@ -15,10 +20,16 @@ ko=/lib/modules/vmap_stress.ko
 [ -f "$ko" ] || { fail "stress:module $ko missing"; exit 0; }
 sops=$(cmdarg vx.stressops); sops=${sops:-100000}
 live0=$(vmap_stat vm_map_ram_live); ram0=$(ram_entries)
+blocks0=$(ram_entries_over "$ST_MAX_BYTES")
 # st_leaks: what the last stress_module left behind, or nothing.
 st_leaks() {
 	[ "${live0:-none}" = "${st_live:-none}" ] || printf ' vm_map_ram_live=%s->%s' "$live0" "$st_live"
-	[ "$st_ram" -le "$ram0" ] || printf ' ram_entries=%s->%s' "$ram0" "$st_ram"
+	if [ -n "$live0" ]; then
+		[ "$st_ram" -le "$ram0" ] || printf ' ram_entries=%s->%s' "$ram0" "$st_ram"
+	else
+		[ $((st_ram - st_blocks)) -le $((ram0 - blocks0)) ] ||
+			printf ' ram_entries_not_blocks=%s->%s' $((ram0 - blocks0)) $((st_ram - st_blocks))
+	fi
 	[ "$st_areas" = 0 ] || printf ' module_areas_left=%s' "$st_areas"
 }
 stress_module st mode=random ops="$sops"
@@ -26,7 +37,9 @@ cat /tmp/st.log /tmp/st.err
 check "stress:random" sh -c "[ $st_rc = 0 ] && echo '$st_res' | grep -q 'failures=0 '"
 leaks=$(st_leaks)
 say "RESULT stress phase=random $st_res vm_map_ram_live_before=${live0:-none} vm_map_ram_live_after=${st_live:-none} ram_entries_before=$ram0 ram_entries_after=$st_ram module_areas_left=$st_areas"
-if [ -z "$leaks" ]; then
+if [ -z "$leaks" ] && [ -z "$live0" ]; then
+	pass "stress:no-leak (no vmap/stats: mappings inside vmap blocks not counted; blocks $blocks0->$st_blocks)"
+elif [ -z "$leaks" ]; then
 	pass "stress:no-leak"
 else
 	# What is left, for the log: mappings, blocks and pending areas.
