@@ -2,16 +2,19 @@
 # step vmalloc: lib/test_vmalloc.ko's functional tests, one test per
 # Summary line.  align_shift_alloc_test fails by design in 6.1 (upstream
 # later marked it xfail): it is reported as XFAIL, never hidden.
-# usage: vmalloc (vx.vmloops=N, default 2000)
+# usage: vmalloc (vx.vmloops=N, default 2000; vx.vmmask=M: test_vmalloc's
+#   run_test_mask, default all tests, e.g. 4 for long_busy_list_alloc_test
+#   alone, with nothing run before it in the boot)
 # reports: TEST vmalloc:TESTNAME per test, vmalloc:summaries;
 #   RESULT vmalloc phase=TESTNAME usec=N (mean over threads)
 . /usr/lib/vx.sh
 loops=$(cmdarg vx.vmloops); loops=${loops:-2000}
+mask=$(cmdarg vx.vmmask)
 dmesg -c >/dev/null
 # The module always returns -EAGAIN so that it unloads itself; finsmod
 # runs it once (busybox insmod would retry it through init_module()).
 finsmod /lib/modules/test_vmalloc.ko nr_threads="$CPUS" test_loop_count="$loops" \
-	sequential_test_order=1 2>/dev/null
+	sequential_test_order=1 ${mask:+run_test_mask="$mask"} 2>/dev/null
 dmesg | grep 'Summary:' | sed 's/.*Summary: //' > /tmp/vm.sum
 check "vmalloc:summaries" test "$(wc -l < /tmp/vm.sum)" -ge "$CPUS"
 # Performance: each test's time per run, the mean over the threads.
