@@ -163,6 +163,10 @@ vmap_stat() {
 # vm_unmap_aliases() and are vfree()d an RCU grace period later.
 ram_entries() { grep -c 'vm_map_ram' /proc/vmallocinfo; }
 
+# vmap_stress.ko's largest mapping: its max_pages default, 128 pages of
+# 4 KiB (workloads/vmap-bench/vmap_stress.c).
+ST_MAX_BYTES=524288
+
 # ram_entries_over BYTES: the vm_map_ram entries larger than BYTES: for a
 # module that maps at most BYTES at a time, the vmap blocks, not its own
 # mappings.
@@ -201,10 +205,8 @@ module_areas() {
 # left behind, counted while it is still loaded: st_areas (vmalloc areas,
 # module_areas), st_live (vmap/stats vm_map_ram_live), st_ram
 # (ram_entries) and st_blocks (those of them larger than ST_MAX_BYTES, the
-# module's largest mapping: vmap blocks); its log lines go to /tmp/NAME.log, finsmod's errors to
-# /tmp/NAME.err.
-# vmap_stress.ko's largest mapping (max_pages=128 of 4 KiB pages).
-ST_MAX_BYTES=524288
+# module's largest mapping: vmap blocks); its log lines go to
+# /tmp/NAME.log, finsmod's errors to /tmp/NAME.err.
 stress_module() {
 	_n=$1; shift
 	dmesg -c > /dev/null
