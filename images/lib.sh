@@ -47,6 +47,16 @@ kv_diff() {
 
 vstats_diff() { kv_diff vs_ "$1" "$2"; }
 
+# vstats_off: stop vmap/stats counting events, for a timed step.  From
+# mm/0029 on the kernel counts them only from the first read of the file
+# until 0 is written to it; earlier kernels of the series always count
+# (the write fails).  Prints "off" when counting is off: the caller must
+# then not read vstats, which would turn it on again.
+vstats_off() {
+	[ -e /sys/kernel/debug/vmap/stats ] || return 0
+	if echo 0 2>/dev/null > /sys/kernel/debug/vmap/stats; then echo off; fi
+}
+
 # per_1000 "KEY=N ..." RESULTS: the file operations of a workload (the sum
 # of files= over its RESULT lines) and, per 1000 of them, its IPIs and
 # its calls to map and unmap (rates_per_1000).
