@@ -98,6 +98,7 @@ vs=$(compare_vs "$labels")
 [ "$REPEAT" != auto ] || [ -n "$vs" ] ||
 	die "REPEAT=auto needs VS=LABEL, the kernel whose ratios to the others must reach the target (no full in POINTS)"
 failed=""
+accel=$ACCEL
 r=1
 while [ "$r" -le "$rounds" ]; do
 	while read -r label ksrc p k; do
@@ -106,7 +107,14 @@ while [ "$r" -le "$rounds" ]; do
 		rc=0
 		# (a scaling series' label carries its vCPU count: LABEL@N)
 		case $label in *@*) cpus=${label##*@} ;; *) cpus=$CPUS ;; esac
-		CPUS=$cpus "$VX_ROOT/scripts/boot.sh" "$k" "$d" "$PLAN" </dev/null || rc=$?
+		ACCEL=$accel CPUS=$cpus "$VX_ROOT/scripts/boot.sh" "$k" "$d" "$PLAN" </dev/null || rc=$?
+		# The first boot's KVM probe decides for the whole run: a KVM that
+		# does not boot costs every probe 20 s, and boots of one compare on
+		# two accelerators would not compare.
+		if [ "$accel" = auto ] && [ -s "$d/accel" ]; then
+			accel=$(cat "$d/accel")
+			progress "accelerator $accel (probed in r$r-$label) for every later boot of this run"
+		fi
 		if [ "$rc" != 0 ] || [ -n "$(splats "$d/console.log")" ] ||
 		   markers "$d/console.log" | grep -q '^TEST FAIL'; then
 			failed="$failed r$r-$label"
