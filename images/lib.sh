@@ -173,9 +173,11 @@ vmap_stat() {
 # vm_unmap_aliases() and are vfree()d an RCU grace period later.
 ram_entries() { grep -c 'vm_map_ram' /proc/vmallocinfo; }
 
-# vmap_stress.ko's largest mapping: its max_pages default, 128 pages of
-# 4 KiB (workloads/vmap-bench/vmap_stress.c).
-ST_MAX_BYTES=524288
+# vmap_stress.ko's largest mapping: stress_module passes it as max_pages=
+# to every load, so that ST_MAX_BYTES (4 KiB pages) is what the module
+# maps at most.
+ST_MAX_PAGES=128
+ST_MAX_BYTES=$((ST_MAX_PAGES * 4096))
 
 # ram_entries_over BYTES: the vm_map_ram entries larger than BYTES: for a
 # module that maps at most BYTES at a time, the vmap blocks, not its own
@@ -222,7 +224,7 @@ stress_module() {
 	dmesg -c > /dev/null
 	areas_snapshot "/tmp/$_n.areas"
 	st_rc=0
-	finsmod /lib/modules/vmap_stress.ko "$@" > "/tmp/$_n.err" 2>&1 || st_rc=$?
+	finsmod /lib/modules/vmap_stress.ko max_pages="$ST_MAX_PAGES" "$@" > "/tmp/$_n.err" 2>&1 || st_rc=$?
 	st_areas=$(module_areas vmap_stress "/tmp/$_n.areas")
 	st_live=$(vmap_stat vm_map_ram_live) st_ram=$(ram_entries)
 	st_blocks=$(ram_entries_over "$ST_MAX_BYTES")
