@@ -28,7 +28,7 @@ ipi_diff() {
 
 # vstats: the counters of debugfs vmap/stats (our vmap layer from
 # mm/0010 on; nothing elsewhere) as KEY=VALUE on one line.
-VSTATS="purges tlb_flushes vm_map_ram_block vm_map_ram_area blocks_new blocks_reclaimed area_cache_hits vm_unmap_ram_xa_lookups"
+VSTATS="purges tlb_flushes vm_map_ram_block vm_map_ram_area blocks_new blocks_reused blocks_reclaimed area_cache_hits vm_unmap_ram_xa_lookups"
 vstats() {
 	[ -r /sys/kernel/debug/vmap/stats ] || return 0
 	awk -v keys="$VSTATS" 'BEGIN { n = split(keys, k, " "); for (i = 1; i <= n; i++) w[k[i]] = 1 }

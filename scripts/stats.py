@@ -58,7 +58,7 @@ SHOWN = ["ns_per_op", "x_floor", "tlb_per_1000", "cal_per_1000",
          "lock_contentions_per_1000", "usec", "files_per_s", "read_iops",
          "write_iops", "mb_per_s", "tlb_ipis", "cal_ipis", "vs_purges",
          "vs_tlb_flushes", "vs_vm_map_ram_block", "vs_vm_map_ram_area",
-         "vs_blocks_new", "vs_blocks_reclaimed"]
+         "vs_blocks_new", "vs_blocks_reused", "vs_blocks_reclaimed"]
 CONFIDENCE = 0.95
 # A boot during which other work used more than this share of one host
 # core is flagged as run on a busy host.

@@ -34,7 +34,7 @@ peak=""
 if [ -n "$bkb" ]; then
 	peak="dirty_blocks_peak=$(vmap_stat blocks_dirty_peak) fragmented_blocks_peak=$(vmap_stat blocks_fragmented_peak)"
 	peak="$peak dirty_peak_kb=$(($(vmap_stat blocks_dirty_peak) * bkb)) fragmented_peak_kb=$(($(vmap_stat blocks_fragmented_peak) * bkb))"
-	peak="$peak blocks_new=$(vmap_stat blocks_new) blocks_reclaimed=$(vmap_stat blocks_reclaimed) purges=$(vmap_stat purges)"
+	peak="$peak blocks_new=$(vmap_stat blocks_new) blocks_reused=$(vmap_stat blocks_reused) blocks_reclaimed=$(vmap_stat blocks_reclaimed) purges=$(vmap_stat purges)"
 fi
 say "RESULT frag phase=limit-$limit $st_res seconds=$((t1 - t0)) $peak"
 
