@@ -143,6 +143,17 @@ def ratio_ci(a, b, confidence=CONFIDENCE):
     return ratio, ratio * math.exp(-half), ratio * math.exp(half), p
 
 
+def mean_ci(v, confidence=CONFIDENCE):
+    """Geometric mean of v over boots and its interval (t on the
+    logarithms); the interval is None with fewer than two values."""
+    lv = np.log(np.asarray(v, float))
+    m = float(np.exp(lv.mean()))
+    if len(lv) < 2:
+        return m, None, None
+    half = stats.t.ppf(0.5 + confidence / 2, len(lv) - 1) * lv.std(ddof=1) / math.sqrt(len(lv))
+    return m, m * math.exp(-half), m * math.exp(half)
+
+
 def verdict(key, lo, hi):
     """faster / slower / ~ (no significant difference) / n/a."""
     if lo is None:
@@ -252,6 +263,28 @@ def summary_table(run, w, key):
                 if res:
                     s += " (%.2fx %s)" % (res[0], res[4])
             cells.append(s)
+        out.append("| %s | %s |" % (ph, " | ".join(cells)))
+    return out
+
+
+def level_table(run, w, key):
+    """Per phase: each kernel's geometric mean over boots with its 95%
+    interval, for a figure held against a fixed goal (x_floor at most
+    1.5, say): met with confidence when the interval lies below it."""
+    phases = [ph for (ww, ph, kk) in run.rows if ww == w and kk == key]
+    if not phases:
+        return []
+    out = ["| %s | %s |" % ("case" if w == "vmapbench" else "phase", " | ".join(run.labels)),
+           "|---|" + "---:|" * len(run.labels)]
+    for ph in phases:
+        cells = []
+        for k in run.labels:
+            v = run.values(w, ph, key, k)
+            if not v:
+                cells.append("-")
+                continue
+            m, lo, hi = mean_ci(v)
+            cells.append("%.2f" % m if lo is None else "%.2f [%.2f-%.2f]" % (m, lo, hi))
         out.append("| %s | %s |" % (ph, " | ".join(cells)))
     return out
 
@@ -381,6 +414,9 @@ def report(d, labels, vs):
             out += versus_table(run, vs, "vmapbench", "ns_per_op")
         out += section("### x_floor: ns per op over the same kernel's floor (same loop, PTE writes only)",
                        summary_table(run, "vmapbench", "x_floor"))
+        out += section("### x_floor: geometric mean over boots with its 95% interval (against a fixed goal:"
+                       " met with confidence where the whole interval is below it)",
+                       level_table(run, "vmapbench", "x_floor"))
         if vs:
             out += section("### %s versus each kernel in x_floor (a boot's speed as a whole, which moves its floor"
                            " too, divided out)" % vs, versus_table(run, vs, "vmapbench", "x_floor"))

@@ -60,6 +60,18 @@ class RatioTest(unittest.TestCase):
         self.assertIsNone(lo)
         self.assertEqual(stats.verdict("ns_per_op", lo, hi), "n/a")
 
+    def test_level_known_answer(self):
+        # logs 0, 0.02, -0.02, 0 times 1.5: the geometric mean is 1.5, the
+        # sample variance of the logs 0.0008/3, se = sqrt(0.0008/3/4) =
+        # 0.0081650, t(0.975, 3) = 3.182446 (tables): half width 0.0259846,
+        # interval 1.5 exp(-+0.0259846) = [1.461525, 1.539488].
+        v = [1.5 * math.exp(x) for x in (0, 0.02, -0.02, 0)]
+        m, lo, hi = stats.mean_ci(v)
+        self.assertAlmostEqual(m, 1.5, places=9)
+        self.assertAlmostEqual(lo, 1.461525, places=5)
+        self.assertAlmostEqual(hi, 1.539488, places=5)
+        self.assertEqual(stats.mean_ci([1.4])[1:], (None, None))
+
     def test_verdicts_follow_the_metric(self):
         self.assertEqual(stats.verdict("ns_per_op", 0.8, 0.9), "faster")
         self.assertEqual(stats.verdict("ns_per_op", 1.1, 1.2), "slower")
