@@ -241,52 +241,49 @@ def median_cell(v, spread):
     return m, s
 
 
-def summary_table(run, w, key):
-    """Per phase: each kernel's median over boots and its spread, and its
-    ratio to the first kernel with the verdict."""
+def kernel_table(run, w, key, cell):
+    """Per phase, a column per kernel: cell(kernel, its boot values), "-"
+    where a kernel has none."""
     phases = [ph for (ww, ph, kk) in run.rows if ww == w and kk == key]
     if not phases:
         return []
-    base = run.labels[0]
     out = ["| %s | %s |" % ("case" if w == "vmapbench" else "phase", " | ".join(run.labels)),
            "|---|" + "---:|" * len(run.labels)]
     for ph in phases:
         cells = []
         for k in run.labels:
             v = run.values(w, ph, key, k)
-            if not v:
-                cells.append("-")
-                continue
-            m, s = median_cell(v, "pct")
-            if k != base and key in LOWER | HIGHER:
-                res = run.ratio(w, ph, key, k, base)
-                if res:
-                    s += " (%.2fx %s)" % (res[0], res[4])
-            cells.append(s)
+            cells.append(cell(ph, k, v) if v else "-")
         out.append("| %s | %s |" % (ph, " | ".join(cells)))
     return out
+
+
+def summary_table(run, w, key):
+    """Per phase: each kernel's median over boots and its spread, and its
+    ratio to the first kernel with the verdict."""
+    base = run.labels[0]
+
+    def cell(ph, k, v):
+        s = median_cell(v, "pct")[1]
+        if k != base and key in LOWER | HIGHER:
+            res = run.ratio(w, ph, key, k, base)
+            if res:
+                s += " (%.2fx %s)" % (res[0], res[4])
+        return s
+
+    return kernel_table(run, w, key, cell)
 
 
 def level_table(run, w, key):
     """Per phase: each kernel's geometric mean over boots with its 95%
     interval, for a figure held against a fixed goal (x_floor at most
     1.5, say): met with confidence when the interval lies below it."""
-    phases = [ph for (ww, ph, kk) in run.rows if ww == w and kk == key]
-    if not phases:
-        return []
-    out = ["| %s | %s |" % ("case" if w == "vmapbench" else "phase", " | ".join(run.labels)),
-           "|---|" + "---:|" * len(run.labels)]
-    for ph in phases:
-        cells = []
-        for k in run.labels:
-            v = run.values(w, ph, key, k)
-            if not v:
-                cells.append("-")
-                continue
-            m, lo, hi = mean_ci(v)
-            cells.append("%.2f" % m if lo is None else "%.2f [%.2f-%.2f]" % (m, lo, hi))
-        out.append("| %s | %s |" % (ph, " | ".join(cells)))
-    return out
+
+    def cell(ph, k, v):
+        m, lo, hi = mean_ci(v)
+        return "%.2f" % m if lo is None else "%.2f [%.2f-%.2f]" % (m, lo, hi)
+
+    return kernel_table(run, w, key, cell)
 
 
 def versus_table(run, vs, w, key):
