@@ -242,8 +242,8 @@ def median_cell(v, spread):
 
 
 def kernel_table(run, w, key, cell):
-    """Per phase, a column per kernel: cell(kernel, its boot values), "-"
-    where a kernel has none."""
+    """Per phase, a column per kernel: cell(phase, kernel, its boot
+    values), "-" where a kernel has none."""
     phases = [ph for (ww, ph, kk) in run.rows if ww == w and kk == key]
     if not phases:
         return []
